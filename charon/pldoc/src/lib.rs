@@ -1,0 +1,447 @@
+//! PlDoc parsing and the operation model of Charon.
+//!
+//! This crate has no engine dependency: the `knowledge_base!` macro uses it at compile
+//! time and the runtime uses it at load time, so both see the same operations.
+//! [`analyse`] reads a knowledge base's text and returns a [`Report`]: the exposed
+//! [`Operation`]s and, for every documented predicate that is not exposed, a
+//! [`Rejection`] with `file:line` and the reason (SPEC §2).
+
+mod doc;
+mod model;
+mod scan;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+pub use model::{Arg, Determinism, Location, Method, Mode, Operation, Type};
+
+use scan::{Head, Item};
+
+/// Names the HTTP and MCP surfaces use for their own routes; a predicate with one of
+/// these names would shadow a built-in route, so it is reported instead of exposed.
+pub const RESERVED_NAMES: &[&str] = &[
+    "health",
+    "openapi.json",
+    "mcp",
+    "reason",
+    "diagnose",
+    "what-if",
+    "check-kb",
+];
+
+/// Why a documented predicate is not exposed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The mode line could not be read.
+    MalformedModeLine(String),
+    /// An argument has a mode other than `+`/`-` (the mode text, empty if missing).
+    ArgMode {
+        /// Argument name.
+        arg: String,
+        /// The mode as written (`?`, `@`, …; empty when there is none).
+        mode: String,
+    },
+    /// An argument has no type.
+    MissingType {
+        /// Argument name.
+        arg: String,
+    },
+    /// An argument's type is not one of the exposable types.
+    ArgType {
+        /// Argument name.
+        arg: String,
+        /// The type as written.
+        ty: String,
+        /// The part that is not exposable (for `list(stream)`, `stream`).
+        bad: String,
+    },
+    /// Two arguments share a name.
+    DuplicateArg(String),
+    /// The determinism word is not one PlDoc defines.
+    UnknownDeterminism(String),
+    /// The clauses after the block have a different arity.
+    ArityMismatch {
+        /// Arity in the mode line.
+        declared: usize,
+        /// Arity of the clauses.
+        found: usize,
+    },
+    /// The block is not followed by the predicate's first clause.
+    NotFollowedByClauses {
+        /// What follows instead.
+        found: String,
+    },
+    /// Another documented predicate has the same name.
+    NameClash {
+        /// The other predicate, `name/arity`.
+        other: String,
+        /// Where its mode line is.
+        at: Location,
+    },
+    /// The name is not valid as an MCP tool name / route segment.
+    InvalidName,
+    /// The name is one of the built-in routes.
+    ReservedName,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::MalformedModeLine(why) => write!(f, "the mode line cannot be read: {why}"),
+            Reason::ArgMode { arg, mode } if mode.is_empty() => write!(
+                f,
+                "argument `{arg}` has no mode; write `+{arg}` for an input or `-{arg}` for an output"
+            ),
+            Reason::ArgMode { arg, mode } => write!(
+                f,
+                "argument `{arg}` has mode `{mode}`; only `+` (input) and `-` (output) can be exposed"
+            ),
+            Reason::MissingType { arg } => write!(
+                f,
+                "argument `{arg}` has no type; add one, e.g. `{arg}:atom` (exposable: atom, string, text, int, integer, float, number, bool, boolean, list(T), list, any)"
+            ),
+            Reason::ArgType { arg, ty, bad } => write!(
+                f,
+                "argument `{arg}` has type `{ty}`, and `{bad}` cannot be exposed (exposable: atom, string, text, int, integer, float, number, bool, boolean, list(T), list, any)"
+            ),
+            Reason::DuplicateArg(arg) => write!(f, "argument name `{arg}` is used twice"),
+            Reason::UnknownDeterminism(word) => write!(
+                f,
+                "`is {word}` is not a determinism; use det, semidet, nondet, multi or failure"
+            ),
+            Reason::ArityMismatch { declared, found } => write!(
+                f,
+                "the mode line has {declared} argument(s) but the clauses below it have {found}"
+            ),
+            Reason::NotFollowedByClauses { found } => write!(
+                f,
+                "the PlDoc block must directly precede the predicate's first clause, but it is followed by {found}"
+            ),
+            Reason::NameClash { other, at } => write!(
+                f,
+                "operation name clashes with documented {other} at {at}; rename one of them"
+            ),
+            Reason::InvalidName => write!(
+                f,
+                "the name is not valid as a tool name (1-64 characters from A-Z a-z 0-9 _ -)"
+            ),
+            Reason::ReservedName => write!(
+                f,
+                "the name is a built-in route ({}); rename the predicate",
+                RESERVED_NAMES.join(", ")
+            ),
+        }
+    }
+}
+
+/// A documented predicate that is not exposed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// Where its mode line is.
+    pub location: Location,
+    /// `name/arity` as far as it could be read.
+    pub predicate: String,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} is not exposed: {}",
+            self.location, self.predicate, self.reason
+        )
+    }
+}
+
+/// The result of reading a knowledge base's PlDoc.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Report {
+    /// Exposed operations, in file order.
+    pub operations: Vec<Operation>,
+    /// Documented predicates that are not exposed, in file order.
+    pub rejections: Vec<Rejection>,
+}
+
+impl Report {
+    /// True when every documented predicate is exposed.
+    pub fn is_clean(&self) -> bool {
+        self.rejections.is_empty()
+    }
+
+    /// The operation named `name`.
+    pub fn operation(&self, name: &str) -> Option<&Operation> {
+        self.operations.iter().find(|o| o.name == name)
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for op in &self.operations {
+            let args: Vec<String> = op
+                .args
+                .iter()
+                .map(|a| {
+                    let m = if a.mode == Mode::In { "+" } else { "-" };
+                    format!("{m}{}:{}", a.name, a.ty)
+                })
+                .collect();
+            let args = if args.is_empty() {
+                String::new()
+            } else {
+                format!("({})", args.join(", "))
+            };
+            writeln!(
+                f,
+                "{}: exposed {}{} is {}",
+                op.location, op.name, args, op.determinism
+            )?;
+        }
+        for r in &self.rejections {
+            writeln!(f, "{r}")?;
+        }
+        write!(
+            f,
+            "{} operation(s) exposed, {} documented predicate(s) not exposed",
+            self.operations.len(),
+            self.rejections.len()
+        )
+    }
+}
+
+/// Whether `name` can be a tool name and a route segment.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Reads the PlDoc of a knowledge base. `file` is used in locations only.
+pub fn analyse(file: &str, src: &str) -> Report {
+    let items = scan::scan(src);
+    let loc = |line| Location {
+        file: file.to_string(),
+        line,
+    };
+
+    // First clause line of every predicate, to check that a block precedes the first one.
+    let mut first_clause: HashMap<(String, usize), usize> = HashMap::new();
+    for item in &items {
+        if let Item::Clause {
+            line,
+            head: Head::Pred { name, arity },
+        } = item
+        {
+            first_clause.entry((name.clone(), *arity)).or_insert(*line);
+        }
+    }
+
+    let mut candidates: Vec<Operation> = Vec::new();
+    let mut rejections: Vec<Rejection> = Vec::new();
+    let mut i = 0;
+    while i < items.len() {
+        let Some((block, next)) = doc_block_at(&items, i) else {
+            i += 1;
+            continue;
+        };
+        i = next;
+        let following = items[next..].iter().find_map(|it| match it {
+            Item::Clause { line, head } => Some((*line, head)),
+            _ => None,
+        });
+        match build(&block, following, &first_clause, &loc) {
+            Ok(op) => candidates.push(op),
+            Err(r) => rejections.push(r),
+        }
+    }
+
+    // Name clashes: every operation sharing a name with another is rejected.
+    let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (k, op) in candidates.iter().enumerate() {
+        by_name.entry(op.name.as_str()).or_default().push(k);
+    }
+    let mut clashing = vec![false; candidates.len()];
+    for ids in by_name.values().filter(|ids| ids.len() > 1) {
+        for &a in ids {
+            clashing[a] = true;
+            let b = ids.iter().copied().find(|&b| b != a).unwrap_or(a);
+            rejections.push(Rejection {
+                location: candidates[a].location.clone(),
+                predicate: format!("{}/{}", candidates[a].name, candidates[a].arity()),
+                reason: Reason::NameClash {
+                    other: format!("{}/{}", candidates[b].name, candidates[b].arity()),
+                    at: candidates[b].location.clone(),
+                },
+            });
+        }
+    }
+    let operations = candidates
+        .into_iter()
+        .zip(clashing)
+        .filter_map(|(op, c)| (!c).then_some(op))
+        .collect();
+    rejections.sort_by_key(|r| r.location.line);
+
+    Report {
+        operations,
+        rejections,
+    }
+}
+
+/// The PlDoc block starting at `items[i]`, if any, and the index after it.
+fn doc_block_at(items: &[Item], i: usize) -> Option<(doc::DocBlock, usize)> {
+    match &items[i] {
+        Item::LineComment { line, text } if text.starts_with('!') => {
+            let mut lines = vec![text[1..].to_string()];
+            let mut j = i + 1;
+            let mut last = *line;
+            while let Some(Item::LineComment { line: l, text: t }) = items.get(j) {
+                if *l != last + 1 {
+                    break;
+                }
+                lines.push(t.clone());
+                last = *l;
+                j += 1;
+            }
+            Some((doc::block_from_lines(*line, &lines), j))
+        }
+        Item::BlockComment { line, text } => {
+            let lines = doc::block_comment_lines(text)?;
+            let first = lines.iter().position(|l| !l.trim().is_empty())?;
+            if !doc::looks_like_mode_line(&lines[first]) {
+                return None;
+            }
+            Some((doc::block_from_lines(line + first, &lines[first..]), i + 1))
+        }
+        _ => None,
+    }
+}
+
+fn build(
+    block: &doc::DocBlock,
+    following: Option<(usize, &Head)>,
+    first_clause: &HashMap<(String, usize), usize>,
+    loc: &dyn Fn(usize) -> Location,
+) -> Result<Operation, Rejection> {
+    let location = loc(block.line);
+    let reject = |predicate: String, reason| Rejection {
+        location: location.clone(),
+        predicate,
+        reason,
+    };
+    let ml = doc::parse_mode_line(&block.mode_line).map_err(|why| {
+        let name: String = block
+            .mode_line
+            .chars()
+            .take_while(|c| *c != '(' && !c.is_whitespace())
+            .collect();
+        reject(name, Reason::MalformedModeLine(why))
+    })?;
+    let pi = format!("{}/{}", ml.name, ml.args.len());
+
+    // Placement first: a block that documents nothing is the most basic mistake.
+    match following {
+        Some((line, Head::Pred { name, arity })) if *name == ml.name => {
+            if *arity != ml.args.len() {
+                return Err(reject(
+                    pi,
+                    Reason::ArityMismatch {
+                        declared: ml.args.len(),
+                        found: *arity,
+                    },
+                ));
+            }
+            let first = first_clause
+                .get(&(name.clone(), *arity))
+                .copied()
+                .unwrap_or(line);
+            if first != line {
+                return Err(reject(
+                    pi.clone(),
+                    Reason::NotFollowedByClauses {
+                        found: format!(
+                            "a later clause of {pi} (its first clause is at line {first})"
+                        ),
+                    },
+                ));
+            }
+        }
+        other => {
+            let found = match other {
+                None => "the end of the file".to_string(),
+                Some((line, Head::Pred { name, arity })) => {
+                    format!("a clause of {name}/{arity} at line {line}")
+                }
+                Some((line, Head::Directive)) => format!("a directive at line {line}"),
+                Some((line, _)) => format!("an unreadable clause at line {line}"),
+            };
+            return Err(reject(pi, Reason::NotFollowedByClauses { found }));
+        }
+    }
+
+    if !is_valid_tool_name(&ml.name) {
+        return Err(reject(pi, Reason::InvalidName));
+    }
+    if RESERVED_NAMES.contains(&ml.name.as_str()) {
+        return Err(reject(pi, Reason::ReservedName));
+    }
+    let determinism = ml
+        .determinism
+        .map_err(|w| reject(pi.clone(), Reason::UnknownDeterminism(w)))?;
+
+    let mut args = Vec::new();
+    for raw in &ml.args {
+        if args.iter().any(|a: &Arg| a.name == raw.name) {
+            return Err(reject(pi, Reason::DuplicateArg(raw.name.clone())));
+        }
+        if let Mode::Other(m) = raw.mode {
+            return Err(reject(
+                pi,
+                Reason::ArgMode {
+                    arg: raw.name.clone(),
+                    mode: m.to_string(),
+                },
+            ));
+        }
+        let Some(ty_text) = &raw.ty else {
+            return Err(reject(
+                pi,
+                Reason::MissingType {
+                    arg: raw.name.clone(),
+                },
+            ));
+        };
+        let ty = Type::parse(ty_text).map_err(|bad| {
+            reject(
+                pi.clone(),
+                Reason::ArgType {
+                    arg: raw.name.clone(),
+                    ty: ty_text.clone(),
+                    bad,
+                },
+            )
+        })?;
+        let doc = block
+            .arg_docs
+            .iter()
+            .find(|(n, _)| *n == raw.name)
+            .map(|(_, t)| t.clone())
+            .filter(|t| !t.is_empty());
+        args.push(Arg {
+            name: raw.name.clone(),
+            mode: raw.mode,
+            ty,
+            doc,
+        });
+    }
+    Ok(Operation {
+        name: ml.name,
+        args,
+        determinism,
+        description: block.description.clone(),
+        location,
+    })
+}

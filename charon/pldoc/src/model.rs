@@ -1,0 +1,242 @@
+//! The operation model: what one documented, exposable predicate looks like.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// Where something was found in a knowledge base: `file:line` (1-based).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The file as the user named it.
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// Argument mode. Only `+` and `-` can be exposed; the others are kept so the
+/// exposure report can name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Mode {
+    /// `+`: the caller supplies it.
+    In,
+    /// `-`: the predicate binds it.
+    Out,
+    /// `?`, `@`, `++`, `--`, `:`, or no mode at all.
+    Other(&'static str),
+}
+
+impl Mode {
+    pub(crate) fn from_prefix(prefix: &str) -> Self {
+        match prefix {
+            "+" => Mode::In,
+            "-" => Mode::Out,
+            "?" => Mode::Other("?"),
+            "@" => Mode::Other("@"),
+            "++" => Mode::Other("++"),
+            "--" => Mode::Other("--"),
+            ":" => Mode::Other(":"),
+            _ => Mode::Other(""),
+        }
+    }
+}
+
+/// A declared argument type, normalised (`integer` is `Int`, `text` is `String`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub enum Type {
+    /// `atom`.
+    Atom,
+    /// `string` or `text`.
+    String,
+    /// `int` or `integer`.
+    Int,
+    /// `float`.
+    Float,
+    /// `number`: a float on input, any number on output.
+    Number,
+    /// `bool` or `boolean`.
+    Bool,
+    /// `list(T)`; plain `list` is `list(any)`.
+    List(Box<Type>),
+    /// `any`.
+    Any,
+}
+
+impl Type {
+    /// Parses a type as written in a mode line. `Err` carries the part that is not
+    /// an exposable type (for `list(stream)`, that is `stream`).
+    pub fn parse(text: &str) -> Result<Type, String> {
+        let t = text.trim();
+        Ok(match t {
+            "atom" => Type::Atom,
+            "string" | "text" => Type::String,
+            "int" | "integer" => Type::Int,
+            "float" => Type::Float,
+            "number" => Type::Number,
+            "bool" | "boolean" => Type::Bool,
+            "list" => Type::List(Box::new(Type::Any)),
+            "any" => Type::Any,
+            _ => {
+                let inner = t
+                    .strip_prefix("list(")
+                    .and_then(|rest| rest.strip_suffix(')'))
+                    .ok_or_else(|| t.to_string())?;
+                Type::List(Box::new(Type::parse(inner)?))
+            }
+        })
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Atom => f.write_str("atom"),
+            Type::String => f.write_str("string"),
+            Type::Int => f.write_str("int"),
+            Type::Float => f.write_str("float"),
+            Type::Number => f.write_str("number"),
+            Type::Bool => f.write_str("bool"),
+            Type::List(inner) => write!(f, "list({inner})"),
+            Type::Any => f.write_str("any"),
+        }
+    }
+}
+
+/// Declared determinism (`is det`, …); `Undeclared` when the mode line has no `is`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Determinism {
+    /// Exactly one solution.
+    Det,
+    /// One solution or failure.
+    Semidet,
+    /// Any number of solutions.
+    Nondet,
+    /// At least one solution.
+    Multi,
+    /// Always fails.
+    Failure,
+    /// No `is …` part.
+    Undeclared,
+}
+
+impl Determinism {
+    pub(crate) fn parse(word: &str) -> Option<Self> {
+        Some(match word {
+            "det" => Determinism::Det,
+            "semidet" => Determinism::Semidet,
+            "nondet" => Determinism::Nondet,
+            "multi" => Determinism::Multi,
+            "failure" => Determinism::Failure,
+            _ => return None,
+        })
+    }
+
+    /// Whether an answer is a list of solutions rather than one solution (SPEC §4).
+    pub fn is_many(self) -> bool {
+        !matches!(self, Determinism::Det | Determinism::Semidet)
+    }
+}
+
+impl fmt::Display for Determinism {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Determinism::Det => "det",
+            Determinism::Semidet => "semidet",
+            Determinism::Nondet => "nondet",
+            Determinism::Multi => "multi",
+            Determinism::Failure => "failure",
+            Determinism::Undeclared => "undeclared",
+        })
+    }
+}
+
+/// HTTP method of an operation, from its name prefix (SPEC §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Method {
+    /// `get_…`
+    Get,
+    /// `put_…`
+    Put,
+    /// `delete_…`
+    Delete,
+    /// Anything else.
+    Post,
+}
+
+impl Method {
+    /// The method an operation named `name` is served on.
+    pub fn for_name(name: &str) -> Method {
+        if name.starts_with("get_") {
+            Method::Get
+        } else if name.starts_with("put_") {
+            Method::Put
+        } else if name.starts_with("delete_") {
+            Method::Delete
+        } else {
+            Method::Post
+        }
+    }
+}
+
+/// One argument of an operation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Arg {
+    /// The name exactly as written in the mode line (`Age`); also the JSON key.
+    pub name: String,
+    /// `+` or `-` (exposed operations only have these).
+    pub mode: Mode,
+    /// The declared type.
+    pub ty: Type,
+    /// The `@arg` text, if any.
+    pub doc: Option<String>,
+}
+
+/// An exposed predicate: one operation on every surface.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Operation {
+    /// Operation name = predicate name.
+    pub name: String,
+    /// Arguments in mode-line order.
+    pub args: Vec<Arg>,
+    /// Declared determinism.
+    pub determinism: Determinism,
+    /// The free text of the PlDoc block (may be empty).
+    pub description: String,
+    /// Where the mode line is.
+    pub location: Location,
+}
+
+impl Operation {
+    /// Predicate arity.
+    pub fn arity(&self) -> usize {
+        self.args.len()
+    }
+
+    /// Input arguments, in order.
+    pub fn inputs(&self) -> impl Iterator<Item = &Arg> {
+        self.args.iter().filter(|a| a.mode == Mode::In)
+    }
+
+    /// Output arguments, in order.
+    pub fn outputs(&self) -> impl Iterator<Item = &Arg> {
+        self.args.iter().filter(|a| a.mode == Mode::Out)
+    }
+
+    /// The HTTP method from the name prefix.
+    pub fn method(&self) -> Method {
+        Method::for_name(&self.name)
+    }
+
+    /// First sentence/line of the description, for summaries.
+    pub fn summary(&self) -> Option<&str> {
+        self.description
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+    }
+}

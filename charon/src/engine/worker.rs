@@ -1,0 +1,219 @@
+//! The worker process: one scryer-prolog `Machine`, driven over stdin/stdout.
+//!
+//! Any program that links `charon` can be its own worker: when it is started with
+//! `CHARON_WORKER=1` in its environment, a constructor that runs before `main` serves
+//! the protocol and exits, so `main` never runs. That is what lets
+//! `KnowledgeBase::load` work unchanged in an application, a test binary, an example
+//! or a benchmark, with nothing else to install.
+
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+
+use scryer_prolog::{LeafAnswer, Machine, MachineBuilder, StreamConfig, Term};
+
+use super::protocol::{Request, Response};
+use crate::term::{PlTerm, write_atom};
+
+/// Set (to `1`) in a worker's environment.
+pub(crate) const WORKER_ENV: &str = "CHARON_WORKER";
+/// Address-space limit of a worker in bytes, if set.
+pub(crate) const MEMORY_ENV: &str = "CHARON_WORKER_MEMORY";
+
+#[ctor::ctor(unsafe)]
+fn worker_entry() {
+    if std::env::var_os(WORKER_ENV).is_some_and(|v| v == "1") {
+        std::process::exit(serve());
+    }
+}
+
+/// Serves requests until stdin closes; returns the exit status.
+fn serve() -> i32 {
+    if let Some(bytes) = std::env::var(MEMORY_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        let limit = libc::rlimit {
+            rlim_cur: bytes as libc::rlim_t,
+            rlim_max: bytes as libc::rlim_t,
+        };
+        // SAFETY: plain syscall on a valid struct.
+        unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) };
+    }
+    // The protocol gets a private copy of stdout; fd 1 then points at stderr, so
+    // anything scryer prints with println! (loader warnings) cannot corrupt it.
+    // SAFETY: dup/dup2 on the process's own standard descriptors.
+    let proto_fd = unsafe {
+        let fd = libc::dup(1);
+        libc::dup2(2, 1);
+        fd
+    };
+    if proto_fd < 0 {
+        return 2;
+    }
+    // SAFETY: proto_fd is a fresh descriptor that nothing else owns.
+    let proto = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(proto_fd) };
+    let handle = std::thread::Builder::new()
+        .name("charon-worker".into())
+        .stack_size(256 << 20)
+        .spawn(move || serve_on(proto));
+    match handle.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => 3,
+    }
+}
+
+fn serve_on(mut proto: std::fs::File) -> i32 {
+    let output = Rc::new(RefCell::new(Vec::<u8>::new()));
+    let sink = output.clone();
+    let (_input, streams) = StreamConfig::from_callbacks(
+        Some(Box::new(move |cursor: &mut std::io::Cursor<Vec<u8>>| {
+            sink.borrow_mut().extend_from_slice(cursor.get_ref());
+            cursor.get_mut().clear();
+            cursor.set_position(0);
+        })),
+        None,
+    );
+    let mut machine = MachineBuilder::default().with_streams(streams).build();
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return 0 };
+        let response = match serde_json::from_str::<Request>(&line) {
+            Ok(request) => {
+                match std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    handle(&mut machine, &output, request)
+                })) {
+                    Ok(r) => r,
+                    Err(panic) => {
+                        let message = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_else(|| "engine panicked".into());
+                        let _ = send(&mut proto, &Response::Crashed { message });
+                        return 4;
+                    }
+                }
+            }
+            Err(e) => Response::Crashed {
+                message: format!("bad request: {e}"),
+            },
+        };
+        if send(&mut proto, &response).is_err() {
+            return 0;
+        }
+    }
+    0
+}
+
+fn send(proto: &mut std::fs::File, response: &Response) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(response).map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    proto.write_all(&line)
+}
+
+fn take_output(output: &Rc<RefCell<Vec<u8>>>) -> String {
+    let bytes = std::mem::take(&mut *output.borrow_mut());
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request) -> Response {
+    match request {
+        Request::Load { wrapper, kb } => {
+            let ok = consult(machine, &wrapper) && consult(machine, &kb);
+            run_all(machine, "flush_output.".into());
+            Response::Loaded {
+                ok,
+                messages: take_output(output),
+            }
+        }
+        Request::Run { query } => {
+            let result = run_all(machine, query)
+                .into_iter()
+                .find_map(|mut b| b.remove("R"))
+                .map(convert);
+            Response::Ran {
+                result,
+                output: take_output(output),
+            }
+        }
+        Request::Dump { file } => file_op(machine, "'$charon_dump'", &file),
+        Request::Restore { file } => file_op(machine, "'$charon_restore'", &file),
+        Request::Rules { file } => {
+            let mut q = String::from("'$charon_rule'(");
+            write_atom(&mut q, &file);
+            q.push_str(", N, A, B).");
+            let rules = run_all(machine, q)
+                .into_iter()
+                .filter_map(|mut b| {
+                    let name = match b.remove("N")? {
+                        Term::Atom(n) => n,
+                        Term::String(n) => n,
+                        Term::List(l) if l.is_empty() => "[]".into(),
+                        _ => return None,
+                    };
+                    let arity = match b.remove("A")? {
+                        Term::Integer(i) => usize::try_from(&i).ok()?,
+                        _ => return None,
+                    };
+                    let body = b.remove("B").map(convert).unwrap_or(PlTerm::Atom("true".into()));
+                    Some((name, arity, body))
+                })
+                .collect();
+            Response::Rules { rules }
+        }
+    }
+}
+
+fn consult(machine: &mut Machine, path: &str) -> bool {
+    let mut q = String::from("consult(");
+    write_atom(&mut q, path);
+    q.push_str(").");
+    machine
+        .run_query(q)
+        .any(|a| matches!(a, Ok(LeafAnswer::True | LeafAnswer::LeafAnswer { .. })))
+}
+
+fn file_op(machine: &mut Machine, pred: &str, file: &str) -> Response {
+    let mut q = format!("{pred}(");
+    write_atom(&mut q, file);
+    q.push_str(", R).");
+    let error = match run_all(machine, q).into_iter().find_map(|mut b| b.remove("R")) {
+        Some(Term::Atom(a)) if a == "ok" => None,
+        Some(other) => Some(convert(other).to_string()),
+        None => Some("the engine failed".into()),
+    };
+    Response::Done { error }
+}
+
+type Bindings = std::collections::BTreeMap<String, Term>;
+
+/// Runs a query to the end and returns the bindings of each answer.
+fn run_all(machine: &mut Machine, query: String) -> Vec<Bindings> {
+    machine
+        .run_query(query)
+        .filter_map(|answer| match answer {
+            Ok(LeafAnswer::LeafAnswer { bindings, .. }) => Some(bindings),
+            Ok(LeafAnswer::True) => Some(Bindings::new()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The engine's term as a [`PlTerm`].
+fn convert(term: Term) -> PlTerm {
+    match term {
+        Term::Integer(i) => PlTerm::Int(i.to_string()),
+        Term::Rational(r) => PlTerm::Rational(r.to_string()),
+        Term::Float(f) => PlTerm::Float(f),
+        Term::Atom(a) => PlTerm::Atom(a),
+        Term::String(s) => PlTerm::Str(s),
+        Term::List(items) => PlTerm::List(items.into_iter().map(convert).collect()),
+        Term::Compound(name, args) => {
+            PlTerm::Compound(name, args.into_iter().map(convert).collect())
+        }
+        Term::Var(v) => PlTerm::Var(v),
+        other => PlTerm::Atom(format!("{other:?}")),
+    }
+}

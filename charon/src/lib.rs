@@ -1,0 +1,22 @@
+//! Charon: a Prolog knowledge base as typed APIs, on an embedded scryer-prolog engine.
+//!
+//! Every predicate documented with a PlDoc mode line becomes an [`Operation`]
+//! (see [`pldoc`]); [`KnowledgeBase::call`] runs one with JSON arguments and returns
+//! its JSON answer, shaped by the declared determinism.
+//!
+//! ```no_run
+//! let kb = charon::KnowledgeBase::load("examples/meds.pl")?;
+//! let hits = kb.call("pim_check", &serde_json::json!({"Age": 82, "Drugs": ["diazepam"]}))?;
+//! println!("{hits}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod analysis;
+pub mod engine;
+mod kb;
+pub mod term;
+
+pub use charon_pldoc as pldoc;
+pub use engine::{EngineConfig, EngineError, Limits};
+pub use kb::{Answer, ArgumentError, CallError, KnowledgeBase, LoadError};
+pub use pldoc::{Operation, Report};
