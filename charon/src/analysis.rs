@@ -120,9 +120,7 @@ fn goal(t: &PlTerm, extra: usize, out: &mut HashSet<Callee>) {
     }
     match (name, arity) {
         ("call", n) if n > 1 => goal(&args[0], extra + args.len() - 1, out),
-        ("maplist", 2..=8) | ("foldl", 4..=7) => {
-            goal(&args[0], extra + args.len() - 1, out)
-        }
+        ("maplist", 2..=8) | ("foldl", 4..=7) => goal(&args[0], extra + args.len() - 1, out),
         ("include" | "exclude", 3) | ("partition", 4) => goal(&args[0], extra + 1, out),
         _ if MUTATORS.contains(&(name, arity)) => {
             out.insert(Callee::Mutates);
@@ -143,7 +141,9 @@ fn strip_carets(t: &PlTerm) -> &PlTerm {
 /// A DCG body: non-terminals get two extra arguments, `{}` holds plain goals.
 fn dcg(t: &PlTerm, out: &mut HashSet<Callee>) {
     match t {
-        PlTerm::Compound(f, args) if matches!(f.as_str(), "," | ";" | "|" | "->") && args.len() == 2 => {
+        PlTerm::Compound(f, args)
+            if matches!(f.as_str(), "," | ";" | "|" | "->") && args.len() == 2 =>
+        {
             args.iter().for_each(|a| dcg(a, out));
         }
         PlTerm::Compound(f, args) if f == "{}" && args.len() == 1 => goal(&args[0], 0, out),
@@ -168,11 +168,37 @@ mod tests {
     #[test]
     fn reaches_mutators_through_calls_and_meta_calls() {
         let rules = vec![
-            ("add".into(), 1, c("assertz", vec![c("item", vec![PlTerm::Var("X".into())])])),
-            ("wrap".into(), 0, c("findall", vec![atom("x"), c("add", vec![atom("a")]), PlTerm::Var("L".into())])),
-            ("pure".into(), 1, c("member", vec![PlTerm::Var("X".into()), PlTerm::List(vec![])])),
+            (
+                "add".into(),
+                1,
+                c("assertz", vec![c("item", vec![PlTerm::Var("X".into())])]),
+            ),
+            (
+                "wrap".into(),
+                0,
+                c(
+                    "findall",
+                    vec![
+                        atom("x"),
+                        c("add", vec![atom("a")]),
+                        PlTerm::Var("L".into()),
+                    ],
+                ),
+            ),
+            (
+                "pure".into(),
+                1,
+                c(
+                    "member",
+                    vec![PlTerm::Var("X".into()), PlTerm::List(vec![])],
+                ),
+            ),
             ("meta".into(), 1, c("call", vec![PlTerm::Var("G".into())])),
-            ("each".into(), 1, c("maplist", vec![atom("add"), PlTerm::Var("L".into())])),
+            (
+                "each".into(),
+                1,
+                c("maplist", vec![atom("add"), PlTerm::Var("L".into())]),
+            ),
         ];
         let m = mutating_predicates(&rules);
         assert!(m.contains(&("add".into(), 1)));

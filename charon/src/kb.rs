@@ -283,6 +283,11 @@ impl KnowledgeBase {
         self.mutating.contains(name)
     }
 
+    /// Engine counters (workers started, calls).
+    pub fn stats(&self) -> crate::engine::EngineStats {
+        self.engine.stats()
+    }
+
     /// The engine configuration in force.
     pub fn config(&self) -> &EngineConfig {
         self.engine.config()
@@ -299,25 +304,26 @@ impl KnowledgeBase {
             .operation(name)
             .ok_or_else(|| CallError::UnknownOperation(name.to_string()))?;
         let limits = &self.engine.config().limits;
-        let query = build_query(op, args, limits.inferences, limits.solutions).map_err(|error| {
-            CallError::Arguments {
-                operation: op.name.clone(),
-                error,
-            }
-        })?;
-        let outcome = self
-            .engine
-            .run(query, self.is_mutating(name))
-            .map_err(|error| match error {
-                EngineError::TimeLimit(limit) => CallError::TimeLimit {
-                    operation: op.name.clone(),
-                    limit,
-                },
-                error => CallError::Engine {
+        let query =
+            build_query(op, args, limits.inferences, limits.solutions).map_err(|error| {
+                CallError::Arguments {
                     operation: op.name.clone(),
                     error,
-                },
+                }
             })?;
+        let outcome =
+            self.engine
+                .run(query, self.is_mutating(name))
+                .map_err(|error| match error {
+                    EngineError::TimeLimit(limit) => CallError::TimeLimit {
+                        operation: op.name.clone(),
+                        limit,
+                    },
+                    error => CallError::Engine {
+                        operation: op.name.clone(),
+                        error,
+                    },
+                })?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
         }
@@ -344,12 +350,12 @@ pub(crate) fn build_query(
             Some(_) => {}
         }
     }
-    let mut goal = String::new();
-    term::write_atom(&mut goal, &op.name);
+    let mut goal = term::GoalText::default();
+    term::write_atom(&mut goal.text, &op.name);
     let mut template = String::from("sol");
     let mut outputs = 0;
     for (i, arg) in op.args.iter().enumerate() {
-        goal.push(if i == 0 { '(' } else { ',' });
+        goal.text.push(if i == 0 { '(' } else { ',' });
         if arg.mode == Mode::In {
             let value = given
                 .get(&arg.name)
@@ -362,13 +368,18 @@ pub(crate) fn build_query(
             let var = format!("O{i}");
             template.push(if outputs == 0 { '(' } else { ',' });
             template.push_str(&var);
-            goal.push_str(&var);
+            goal.text.push_str(&var);
             outputs += 1;
         }
     }
     if !op.args.is_empty() {
-        goal.push(')');
+        goal.text.push(')');
     }
+    let goal = if goal.has_floats {
+        format!("'$charon_floats'({})", goal.text)
+    } else {
+        goal.text
+    };
     if outputs > 0 {
         template.push(')');
     }

@@ -17,6 +17,6 @@ mod kb;
 pub mod term;
 
 pub use charon_pldoc as pldoc;
-pub use engine::{EngineConfig, EngineError, Limits};
+pub use engine::{EngineConfig, EngineError, EngineStats, Limits};
 pub use kb::{Answer, ArgumentError, CallError, KnowledgeBase, LoadError};
 pub use pldoc::{Operation, Report};

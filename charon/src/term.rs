@@ -16,7 +16,6 @@ use crate::pldoc::Type;
 /// A Prolog term as the engine returns it. Integers are kept as decimal text so that
 /// bigints stay exact across the worker boundary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "t", content = "v")]
 pub enum PlTerm {
     /// An integer of any size, in decimal.
     Int(String),
@@ -79,8 +78,19 @@ fn type_words(ty: &Type) -> String {
     }
 }
 
-/// Appends `value`, converted by `ty`, to `out` as Prolog source text.
-pub fn write_input(out: &mut String, ty: &Type, value: &Value) -> Result<(), InputTypeError> {
+/// Prolog source text of input values, remembering whether it holds floats (which
+/// need the wrapper's exact conversion, see [`write_float`]).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct GoalText {
+    /// The text so far.
+    pub text: String,
+    /// Whether a `'$charon_f'/2` float was written.
+    pub has_floats: bool,
+}
+
+/// Appends `value`, converted by `ty`, to `goal` as Prolog source text.
+pub fn write_input(goal: &mut GoalText, ty: &Type, value: &Value) -> Result<(), InputTypeError> {
+    let out = &mut goal.text;
     let mismatch = || InputTypeError {
         expected: type_words(ty),
         found: describe(value),
@@ -100,10 +110,10 @@ pub fn write_input(out: &mut String, ty: &Type, value: &Value) -> Result<(), Inp
             if !f.is_finite() {
                 return Err(mismatch());
             }
-            write_float(out, f);
+            goal.has_floats |= write_float(out, f);
         }
         (Type::Bool, Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
-        (Type::List(inner), Value::Array(items)) => write_list(out, inner, items)?,
+        (Type::List(inner), Value::Array(items)) => write_list(goal, inner, items)?,
         (Type::Any, Value::String(s)) => write_atom(out, s),
         (Type::Any, Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
         (Type::Any, Value::Number(n)) => {
@@ -115,24 +125,24 @@ pub fn write_input(out: &mut String, ty: &Type, value: &Value) -> Result<(), Inp
                 if !f.is_finite() {
                     return Err(mismatch());
                 }
-                write_float(out, f);
+                goal.has_floats |= write_float(out, f);
             }
         }
-        (Type::Any, Value::Array(items)) => write_list(out, &Type::Any, items)?,
+        (Type::Any, Value::Array(items)) => write_list(goal, &Type::Any, items)?,
         _ => return Err(mismatch()),
     }
     Ok(())
 }
 
-fn write_list(out: &mut String, inner: &Type, items: &[Value]) -> Result<(), InputTypeError> {
-    out.push('[');
+fn write_list(goal: &mut GoalText, inner: &Type, items: &[Value]) -> Result<(), InputTypeError> {
+    goal.text.push('[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            goal.text.push(',');
         }
-        write_input(out, inner, item)?;
+        write_input(goal, inner, item)?;
     }
-    out.push(']');
+    goal.text.push(']');
     Ok(())
 }
 
@@ -141,9 +151,31 @@ fn is_integer_text(text: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Writes a float so that Prolog reads it back as the same float: always with a
-/// fraction and, for large or small magnitudes, an exponent (`1.0e100`).
-pub fn write_float(out: &mut String, f: f64) {
+/// Writes a float so that the engine gets exactly that float. scryer's reader parses
+/// float literals lossily (off by an ulp at times), so a non-zero float is written as
+/// `'$charon_f'(Mantissa, Exponent)` (value = Mantissa × 2^Exponent, both integers,
+/// exact) for the wrapper to turn into the float before the call. Returns whether it
+/// wrote that form.
+pub fn write_float(out: &mut String, f: f64) -> bool {
+    if f == 0.0 {
+        out.push_str(if f.is_sign_negative() { "-0.0" } else { "0.0" });
+        return false;
+    }
+    let bits = f.to_bits();
+    let exponent_bits = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let (mantissa, exponent) = if exponent_bits == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), exponent_bits - 1075)
+    };
+    let sign = if f.is_sign_negative() { "-" } else { "" };
+    let _ = write!(out, "'$charon_f'({sign}{mantissa},{exponent})");
+    true
+}
+
+/// Writes a float as a Prolog float literal (`1.0e100`); for messages.
+pub fn write_float_literal(out: &mut String, f: f64) {
     let text = format!("{f:e}");
     let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
     out.push_str(mantissa);
@@ -166,10 +198,13 @@ fn push_escaped(out: &mut String, s: &str, quote: char) {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => {
+            // Everything outside printable ASCII is written as a code point escape, so
+            // the goal text is plain ASCII whatever the value (scryer rejects some
+            // characters, such as U+2028, inside quotes).
+            c if c.is_ascii_graphic() || c == ' ' => out.push(c),
+            c => {
                 let _ = write!(out, "\\x{:x}\\", c as u32);
             }
-            c => out.push(c),
         }
     }
 }
@@ -259,7 +294,7 @@ impl fmt::Display for PlTerm {
             PlTerm::Int(d) | PlTerm::Rational(d) => f.write_str(d),
             PlTerm::Float(x) => {
                 let mut s = String::new();
-                write_float(&mut s, *x);
+                write_float_literal(&mut s, *x);
                 f.write_str(&s)
             }
             PlTerm::Atom(a) => f.write_str(&display_atom(a)),
@@ -311,14 +346,20 @@ mod tests {
     use serde_json::json;
 
     fn input(ty: &Type, v: Value) -> Result<String, InputTypeError> {
-        let mut s = String::new();
-        write_input(&mut s, ty, &v).map(|()| s)
+        let mut g = GoalText::default();
+        write_input(&mut g, ty, &v).map(|()| g.text)
     }
 
     #[test]
     fn escapes_close_no_quotes() {
-        assert_eq!(input(&Type::Atom, json!("a'b\\c")).expect("ok"), r"'a\'b\\c'");
-        assert_eq!(input(&Type::String, json!("\"\n\0")).expect("ok"), "\"\\\"\\n\\0\\\"");
+        assert_eq!(
+            input(&Type::Atom, json!("a'b\\c")).expect("ok"),
+            r"'a\'b\\c'"
+        );
+        assert_eq!(
+            input(&Type::String, json!("\"\n\0")).expect("ok"),
+            "\"\\\"\\n\\0\\\""
+        );
         assert_eq!(input(&Type::Atom, json!("\u{7}")).expect("ok"), "'\\x7\\'");
     }
 
@@ -327,8 +368,14 @@ mod tests {
         assert_eq!(input(&Type::Int, json!(-82)).expect("ok"), "-82");
         assert!(input(&Type::Int, json!(1.5)).is_err());
         assert!(input(&Type::Int, json!("82")).is_err());
-        assert_eq!(input(&Type::Float, json!(82)).expect("ok"), "8.2e1");
-        assert_eq!(input(&Type::Number, json!(1e100)).expect("ok"), "1.0e100");
-        assert_eq!(input(&Type::Any, json!([1, 2.5, "x", true])).expect("ok"), "[1,2.5e0,'x',true]");
+        assert_eq!(
+            input(&Type::Float, json!(82)).expect("ok"),
+            "'$charon_f'(5770237022568448,-46)"
+        );
+        assert_eq!(input(&Type::Float, json!(-0.0)).expect("ok"), "-0.0");
+        assert_eq!(
+            input(&Type::Any, json!([1, 0.0, "x", true])).expect("ok"),
+            "[1,0.0,'x',true]"
+        );
     }
 }

@@ -162,8 +162,8 @@ pub(crate) fn looks_like_mode_line(line: &str) -> bool {
 /// Parses `name(+A:int, -B) is det`.
 pub(crate) fn parse_mode_line(text: &str) -> Result<ModeLine, String> {
     let chars: Vec<char> = text.trim().chars().collect();
-    let (name, mut i) = read_atom(&chars)
-        .ok_or_else(|| "it does not start with a predicate name".to_string())?;
+    let (name, mut i) =
+        read_atom(&chars).ok_or_else(|| "it does not start with a predicate name".to_string())?;
     let mut args = Vec::new();
     if chars.get(i) == Some(&'(') {
         let (_, end) = count_args(&chars, i);
@@ -273,7 +273,9 @@ mod tests {
         let u = parse_mode_line("p(-X:atom)").expect("parses");
         assert_eq!(u.determinism, Ok(Determinism::Undeclared));
         assert_eq!(
-            parse_mode_line("p(+X) is sometimes").expect("parses").determinism,
+            parse_mode_line("p(+X) is sometimes")
+                .expect("parses")
+                .determinism,
             Err("sometimes".to_string())
         );
         assert!(parse_mode_line("p()").is_err());

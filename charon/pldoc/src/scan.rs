@@ -163,7 +163,14 @@ fn clause_text(cur: &mut Cursor<'_>) -> String {
             }
             '\'' | '"' | '`' => {
                 // 0'c is a character code, not a quoted atom.
-                if c == '\'' && prev == Some('0') && !text.chars().rev().nth(1).is_some_and(|p| p.is_alphanumeric() || p == '_') {
+                if c == '\''
+                    && prev == Some('0')
+                    && !text
+                        .chars()
+                        .rev()
+                        .nth(1)
+                        .is_some_and(|p| p.is_alphanumeric() || p == '_')
+                {
                     let start = cur.pos;
                     if cur.peek() == Some('\\') {
                         cur.bump();
@@ -311,7 +318,11 @@ pub(crate) fn count_args(chars: &[char], open: usize) -> (usize, usize) {
             {
                 // 0'c character code: skip the character (and its escape).
                 saw_token = true;
-                i += if chars.get(i + 1) == Some(&'\\') { 2 } else { 1 };
+                i += if chars.get(i + 1) == Some(&'\\') {
+                    2
+                } else {
+                    1
+                };
             }
             '\'' | '"' | '`' => {
                 saw_token = true;

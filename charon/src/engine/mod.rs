@@ -183,7 +183,10 @@ impl Worker {
                 }
                 Ok(worker)
             }
-            Ok(Response::Loaded { ok: false, messages }) => {
+            Ok(Response::Loaded {
+                ok: false,
+                messages,
+            }) => {
                 worker.kill();
                 Err(EngineError::Load(load_message(&files.kb, &messages)))
             }
@@ -199,7 +202,11 @@ impl Worker {
     fn request(&mut self, request: &Request, timeout: Duration) -> Result<Response, Failure> {
         let mut line = serde_json::to_vec(request).map_err(|e| Failure::Died(e.to_string()))?;
         line.push(b'\n');
-        if let Err(e) = self.stdin.write_all(&line).and_then(|()| self.stdin.flush()) {
+        if let Err(e) = self
+            .stdin
+            .write_all(&line)
+            .and_then(|()| self.stdin.flush())
+        {
             self.kill();
             return Err(Failure::Died(format!("worker pipe closed: {e}")));
         }
@@ -294,7 +301,11 @@ fn load_message(kb: &Path, messages: &str) -> String {
         let line = rest
             .split(':')
             .nth(1)
-            .map(|l| l.chars().take_while(char::is_ascii_digit).collect::<String>())
+            .map(|l| {
+                l.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+            })
             .filter(|l| !l.is_empty());
         let what = what.replace('_', " ");
         return match line {
@@ -337,6 +348,18 @@ struct Inner {
     database: RwLock<()>,
     generation: Mutex<Generation>,
     counter: AtomicU64,
+    started: AtomicU64,
+    calls: AtomicU64,
+}
+
+/// Counters of an engine since it started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EngineStats {
+    /// Worker processes started (initial ones, replacements and recycled ones).
+    pub workers_started: u64,
+    /// Calls answered or failed.
+    pub calls: u64,
 }
 
 /// The worker pool behind a knowledge base.
@@ -390,6 +413,7 @@ impl Engine {
         for w in rest {
             idle.push(w?);
         }
+        let initial = config.workers.max(1) as u64;
         Ok(Engine {
             inner: Arc::new(Inner {
                 config,
@@ -402,6 +426,8 @@ impl Engine {
                     file: None,
                 }),
                 counter: AtomicU64::new(0),
+                started: AtomicU64::new(initial),
+                calls: AtomicU64::new(0),
             }),
         })
     }
@@ -409,6 +435,14 @@ impl Engine {
     /// The configuration in force.
     pub(crate) fn config(&self) -> &EngineConfig {
         &self.inner.config
+    }
+
+    /// Counters since start.
+    pub(crate) fn stats(&self) -> EngineStats {
+        EngineStats {
+            workers_started: self.inner.started.load(Ordering::Relaxed),
+            calls: self.inner.calls.load(Ordering::Relaxed),
+        }
     }
 
     /// Reads the rules of the knowledge base, for the mutation analysis.
@@ -436,12 +470,21 @@ impl Engine {
     pub(crate) fn run(&self, query: String, mutating: bool) -> Result<RunOutcome, EngineError> {
         let limit = self.inner.config.limits.time;
         let deadline = Instant::now() + limit;
+        self.inner.calls.fetch_add(1, Ordering::Relaxed);
         let _shared;
         let _exclusive;
         if mutating {
-            _exclusive = self.inner.database.write().unwrap_or_else(|p| p.into_inner());
+            _exclusive = self
+                .inner
+                .database
+                .write()
+                .unwrap_or_else(|p| p.into_inner());
         } else {
-            _shared = self.inner.database.read().unwrap_or_else(|p| p.into_inner());
+            _shared = self
+                .inner
+                .database
+                .read()
+                .unwrap_or_else(|p| p.into_inner());
         }
         let mut worker = self.acquire(deadline)?;
         if let Err(f) = self.sync(&mut worker, deadline) {
@@ -492,7 +535,11 @@ impl Engine {
             Response::Done { error: None } => {}
             other => return Err(Failure::Died(format!("dump failed: {other:?}"))),
         }
-        let mut generation = self.inner.generation.lock().unwrap_or_else(|p| p.into_inner());
+        let mut generation = self
+            .inner
+            .generation
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         if let Some(old) = generation.file.replace(file) {
             let _ = std::fs::remove_file(old);
         }
@@ -504,7 +551,11 @@ impl Engine {
     /// Brings a worker to the current generation.
     fn sync(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
         let (number, file) = {
-            let g = self.inner.generation.lock().unwrap_or_else(|p| p.into_inner());
+            let g = self
+                .inner
+                .generation
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
             (g.number, g.file.clone())
         };
         if worker.generation == number {
@@ -514,6 +565,7 @@ impl Engine {
             // Generation 0 is the knowledge base as loaded: only a fresh worker has it.
             *worker = Worker::spawn(&self.inner.files, &self.inner.config.limits)
                 .map_err(|e| Failure::Died(e.to_string()))?;
+            self.inner.started.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         };
         let remaining = deadline.saturating_duration_since(Instant::now());
@@ -577,6 +629,7 @@ impl Engine {
             loop {
                 match Worker::spawn(&engine.inner.files, &engine.inner.config.limits) {
                     Ok(w) => {
+                        engine.inner.started.fetch_add(1, Ordering::Relaxed);
                         engine.put_back(w);
                         return;
                     }

@@ -1,4 +1,7 @@
 //! Messages between the pool and a worker process: one JSON object per line.
+//!
+//! Enums are externally tagged: serde buffers internally tagged content, which loses
+//! numbers under serde_json's `arbitrary_precision`.
 
 use serde::{Deserialize, Serialize};
 
@@ -6,7 +9,7 @@ use crate::term::PlTerm;
 
 /// Parent → worker.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum Request {
     /// Consult the wrapper, then the knowledge base.
     Load { wrapper: String, kb: String },
@@ -22,7 +25,7 @@ pub(crate) enum Request {
 
 /// Worker → parent.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum Response {
     /// The KB loaded (`ok`), or not, with the engine's messages.
     Loaded { ok: bool, messages: String },

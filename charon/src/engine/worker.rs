@@ -157,7 +157,10 @@ fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request
                         Term::Integer(i) => usize::try_from(&i).ok()?,
                         _ => return None,
                     };
-                    let body = b.remove("B").map(convert).unwrap_or(PlTerm::Atom("true".into()));
+                    let body = b
+                        .remove("B")
+                        .map(convert)
+                        .unwrap_or(PlTerm::Atom("true".into()));
                     Some((name, arity, body))
                 })
                 .collect();
@@ -179,7 +182,10 @@ fn file_op(machine: &mut Machine, pred: &str, file: &str) -> Response {
     let mut q = format!("{pred}(");
     write_atom(&mut q, file);
     q.push_str(", R).");
-    let error = match run_all(machine, q).into_iter().find_map(|mut b| b.remove("R")) {
+    let error = match run_all(machine, q)
+        .into_iter()
+        .find_map(|mut b| b.remove("R"))
+    {
         Some(Term::Atom(a)) if a == "ok" => None,
         Some(other) => Some(convert(other).to_string()),
         None => Some("the engine failed".into()),
@@ -210,6 +216,28 @@ fn convert(term: Term) -> PlTerm {
         Term::Atom(a) => PlTerm::Atom(a),
         Term::String(s) => PlTerm::Str(s),
         Term::List(items) => PlTerm::List(items.into_iter().map(convert).collect()),
+        Term::Compound(name, args) if name == "." && args.len() == 2 => {
+            // scryer hands back some lists (strings holding NUL, for one) as '.'/2 chains.
+            let mut args = args.into_iter().map(convert);
+            let (Some(head), Some(tail)) = (args.next(), args.next()) else {
+                return PlTerm::Atom(".".into());
+            };
+            match (head, tail) {
+                (PlTerm::Atom(c), PlTerm::Str(rest)) if c.chars().count() == 1 => {
+                    PlTerm::Str(c + &rest)
+                }
+                (PlTerm::Atom(c), PlTerm::List(rest))
+                    if c.chars().count() == 1 && rest.is_empty() =>
+                {
+                    PlTerm::Str(c)
+                }
+                (head, PlTerm::List(mut rest)) => {
+                    rest.insert(0, head);
+                    PlTerm::List(rest)
+                }
+                (head, tail) => PlTerm::Compound(".".into(), vec![head, tail]),
+            }
+        }
         Term::Compound(name, args) => {
             PlTerm::Compound(name, args.into_iter().map(convert).collect())
         }

@@ -33,6 +33,25 @@
     ),
     flush_output.
 
+% '$charon_floats'(+Goal): calls Goal after turning every '$charon_f'(M, E) in it
+% into the float M * 2^E. scryer reads float literals lossily; this is exact.
+'$charon_floats'(G0) :-
+    '$charon_exact'(G0, G),
+    call(G).
+'$charon_exact'(T0, T) :-
+    (   compound(T0), T0 = '$charon_f'(M, E), integer(M), integer(E)
+    ->  T is M * 2.0 ** E
+    ;   compound(T0)
+    ->  T0 =.. [F|As0],
+        '$charon_exact_list'(As0, As),
+        T =.. [F|As]
+    ;   T = T0
+    ).
+'$charon_exact_list'([], []).
+'$charon_exact_list'([A0|As0], [A|As]) :-
+    '$charon_exact'(A0, A),
+    '$charon_exact_list'(As0, As).
+
 % The knowledge base's dynamic predicates (Charon's own excluded).
 '$charon_dynamic'(H) :-
     current_predicate(N/A),
@@ -67,7 +86,8 @@
     ;   '$charon_restore_term'(T),
         '$charon_load_terms'(S)
     ).
-'$charon_restore_term'('$charon_decl'(N/A)) :- !, dynamic(N/A).
+% Declares N/A dynamic (dynamic/1 is a directive only in scryer).
+'$charon_restore_term'('$charon_decl'(N/A)) :- !, functor(H, N, A), assertz(H), retract(H).
 '$charon_restore_term'((H :- true)) :- !, assertz(H).
 '$charon_restore_term'(C) :- assertz(C).
 

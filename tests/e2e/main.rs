@@ -1,0 +1,14 @@
+//! End-to-end tests of Charon through its public surfaces: the library API
+//! (`KnowledgeBase`) and the `charon` binary run as a process.
+//!
+//! One test binary (fewer link steps on 2 cores); modules by subject:
+
+mod cli; // the binary: check, exit codes, --help
+mod concurrency; // many threads, visibility and atomicity of changes
+mod hostile; // values that try to become code come back as data
+mod limits; // exceptions, inference/time/solution limits, crashes, recovery
+mod recycling; // memory stays flat; dynamic facts survive worker replacement
+mod report; // PlDoc forms and every rejection reason, with file:line
+mod shapes; // SPEC §4: the determinism table
+mod terms; // SPEC §3: every type, both directions, property tests
+mod util;

@@ -1,0 +1,251 @@
+//! SPEC §2: which documented predicates are exposed, and why the others are not.
+
+use charon::pldoc::{self, Determinism, Mode, Reason, Type};
+
+use crate::util::{fixture, line_of};
+
+fn report() -> pldoc::Report {
+    let path = fixture("report.pl");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    pldoc::analyse("report.pl", &text)
+}
+
+/// The rejection of `pi` (`name/arity`), checking its location is the mode line.
+fn rejected(pi: &str, mode_line_needle: &str) -> Reason {
+    let r = report();
+    let rej = r
+        .rejections
+        .iter()
+        .find(|x| x.predicate == pi)
+        .unwrap_or_else(|| panic!("{pi} not rejected; report:\n{r}"));
+    assert_eq!(rej.location.file, "report.pl");
+    assert_eq!(
+        rej.location.line,
+        line_of(&fixture("report.pl"), mode_line_needle),
+        "{rej}"
+    );
+    assert!(
+        rej.to_string()
+            .starts_with(&format!("report.pl:{}: ", rej.location.line))
+    );
+    rej.reason.clone()
+}
+
+#[test]
+fn accepted_forms_parse_into_operations() {
+    let r = report();
+    let names: Vec<&str> = r.operations.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "ok_plain",
+            "ok_block",
+            "ok_zero",
+            "ok_undeclared",
+            "ok_gap",
+            "ok_before_clause"
+        ]
+    );
+
+    let plain = r.operation("ok_plain").expect("ok_plain");
+    assert_eq!(plain.determinism, Determinism::Det);
+    assert_eq!(
+        plain.description,
+        "A description over\ntwo lines.\n\nSecond paragraph."
+    );
+    assert_eq!(plain.args[0].name, "A");
+    assert_eq!(plain.args[0].mode, Mode::In);
+    assert_eq!(
+        plain.args[0].doc.as_deref(),
+        Some("First argument, continued.")
+    );
+    assert_eq!(
+        plain.args[1].ty,
+        Type::List(Box::new(Type::List(Box::new(Type::Atom))))
+    );
+    assert_eq!(plain.args[1].mode, Mode::Out);
+    assert_eq!(
+        plain.location.line,
+        line_of(&fixture("report.pl"), "%! ok_plain")
+    );
+
+    let block = r.operation("ok_block").expect("ok_block");
+    assert_eq!(block.determinism, Determinism::Semidet);
+    assert_eq!(block.args[0].ty, Type::String);
+    assert_eq!(block.description, "Documented with a block comment.");
+    assert_eq!(block.args[0].doc.as_deref(), Some("Who."));
+
+    let zero = r.operation("ok_zero").expect("ok_zero");
+    assert!(zero.args.is_empty());
+    assert_eq!(
+        r.operation("ok_undeclared").expect("u").determinism,
+        Determinism::Undeclared
+    );
+    assert_eq!(
+        r.operation("ok_undeclared").expect("u").args[0].ty,
+        Type::Bool
+    );
+    assert_eq!(r.operation("ok_gap").expect("gap").args[0].ty, Type::Number);
+}
+
+#[test]
+fn query_mode_is_rejected() {
+    assert_eq!(
+        rejected("bad_query_mode/1", "%! bad_query_mode"),
+        Reason::ArgMode {
+            arg: "X".into(),
+            mode: "?".into()
+        }
+    );
+}
+
+#[test]
+fn at_mode_is_rejected() {
+    assert_eq!(
+        rejected("bad_at_mode/1", "%! bad_at_mode"),
+        Reason::ArgMode {
+            arg: "X".into(),
+            mode: "@".into()
+        }
+    );
+}
+
+#[test]
+fn missing_mode_is_rejected() {
+    assert_eq!(
+        rejected("bad_no_mode/1", "%! bad_no_mode"),
+        Reason::ArgMode {
+            arg: "X".into(),
+            mode: String::new()
+        }
+    );
+}
+
+#[test]
+fn compound_stream_custom_and_nested_types_are_rejected() {
+    for (pi, needle, ty, bad) in [
+        ("bad_compound/1", "%! bad_compound", "compound", "compound"),
+        ("bad_stream/1", "%! bad_stream", "stream", "stream"),
+        ("bad_custom/1", "%! bad_custom", "patient", "patient"),
+        ("bad_nested/1", "%! bad_nested", "list(stream)", "stream"),
+    ] {
+        let arg = if pi.starts_with("bad_stream") {
+            "S"
+        } else {
+            "X"
+        };
+        assert_eq!(
+            rejected(pi, needle),
+            Reason::ArgType {
+                arg: arg.into(),
+                ty: ty.into(),
+                bad: bad.into()
+            }
+        );
+    }
+}
+
+#[test]
+fn missing_type_is_rejected() {
+    assert_eq!(
+        rejected("bad_no_type/1", "%! bad_no_type"),
+        Reason::MissingType { arg: "X".into() }
+    );
+}
+
+#[test]
+fn arity_mismatch_is_rejected() {
+    assert_eq!(
+        rejected("bad_arity/2", "%! bad_arity"),
+        Reason::ArityMismatch {
+            declared: 2,
+            found: 1
+        }
+    );
+}
+
+#[test]
+fn block_not_followed_by_its_clauses_is_rejected() {
+    let other = rejected("bad_followed/1", "%! bad_followed");
+    assert!(
+        matches!(&other, Reason::NotFollowedByClauses { found } if found.contains("something_else/1")),
+        "{other:?}"
+    );
+    let later = rejected("bad_later_first/1", "%! bad_later_first");
+    assert!(
+        matches!(&later, Reason::NotFollowedByClauses { found } if found.contains("later clause")),
+        "{later:?}"
+    );
+    let directive = rejected("bad_directive/1", "%! bad_directive");
+    assert!(
+        matches!(&directive, Reason::NotFollowedByClauses { found } if found.contains("directive")),
+        "{directive:?}"
+    );
+    let end = rejected("bad_at_end/1", "%! bad_at_end");
+    assert!(
+        matches!(&end, Reason::NotFollowedByClauses { found } if found.contains("end of the file")),
+        "{end:?}"
+    );
+    // A block followed by its first clause, with comments between, is fine.
+    assert!(report().operation("ok_before_clause").is_some());
+}
+
+#[test]
+fn name_clash_rejects_both() {
+    let a = rejected("clash/1", "%! clash(+X:int) is det.");
+    let b = rejected("clash/2", "%! clash(+X:int, +Y:int)");
+    assert!(matches!(a, Reason::NameClash { other, .. } if other == "clash/2"));
+    assert!(matches!(b, Reason::NameClash { other, .. } if other == "clash/1"));
+}
+
+#[test]
+fn invalid_tool_name_is_rejected() {
+    assert_eq!(rejected("bad name/1", "%! 'bad name'"), Reason::InvalidName);
+}
+
+#[test]
+fn builtin_route_name_is_rejected() {
+    assert_eq!(rejected("health/0", "%! health"), Reason::ReservedName);
+}
+
+#[test]
+fn unknown_determinism_and_malformed_lines_are_rejected() {
+    assert_eq!(
+        rejected("bad_det/1", "%! bad_det"),
+        Reason::UnknownDeterminism("sometimes".into())
+    );
+    assert!(matches!(
+        rejected("bad_syntax", "%! bad_syntax"),
+        Reason::MalformedModeLine(_)
+    ));
+}
+
+#[test]
+fn undocumented_predicates_are_not_reported() {
+    let r = report();
+    assert!(
+        r.rejections
+            .iter()
+            .all(|x| !x.predicate.starts_with("undocumented"))
+    );
+    assert!(
+        r.rejections
+            .iter()
+            .all(|x| !x.predicate.starts_with("something_else"))
+    );
+}
+
+#[test]
+fn knowledge_base_carries_the_same_report() {
+    let kb = charon::KnowledgeBase::load_with(fixture("report.pl"), crate::util::config())
+        .expect("report.pl loads");
+    let direct = report();
+    assert_eq!(kb.operations().len(), direct.operations.len());
+    assert_eq!(kb.report().rejections.len(), direct.rejections.len());
+    assert!(!kb.report().is_clean());
+    assert_eq!(
+        kb.call("ok_plain", &serde_json::json!({"A": 1}))
+            .expect("callable"),
+        serde_json::json!([])
+    );
+}
