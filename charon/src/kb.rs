@@ -477,10 +477,10 @@ fn solution(op: &Operation, sol: &PlTerm) -> Result<Value, CallError> {
     match outputs.len() {
         0 => Ok(Value::Bool(true)),
         1 => convert(0),
-        n => {
+        _ => {
             let mut map = Map::new();
-            for i in 0..n {
-                map.insert(outputs[i].name.clone(), convert(i)?);
+            for (i, arg) in outputs.iter().enumerate() {
+                map.insert(arg.name.clone(), convert(i)?);
             }
             Ok(Value::Object(map))
         }

@@ -26,10 +26,10 @@ fn tree_rss_kib() -> u64 {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
-        if let Some((_, rest)) = stat.rsplit_once(')') {
-            if rest.split_whitespace().nth(1) == Some(me.as_str()) {
-                total += rss(&pid);
-            }
+        if let Some((_, rest)) = stat.rsplit_once(')')
+            && rest.split_whitespace().nth(1) == Some(me.as_str())
+        {
+            total += rss(&pid);
         }
     }
     total

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use charon::{EngineConfig, KnowledgeBase};
+use charon::{EngineConfig, KnowledgeBase, Limits};
 
 /// The workspace root.
 pub fn root() -> PathBuf {
@@ -25,13 +25,16 @@ pub fn example(name: &str) -> PathBuf {
 
 /// Test configuration: short limits so limit tests are quick.
 pub fn config() -> EngineConfig {
-    let mut c = EngineConfig::default();
-    c.workers = 2;
-    c.limits.inferences = 2_000_000;
-    c.limits.time = std::time::Duration::from_secs(3);
-    c.limits.solutions = 1000;
-    c.limits.memory = Some(1 << 30);
-    c
+    EngineConfig {
+        workers: 2,
+        limits: Limits {
+            inferences: 2_000_000,
+            solutions: 1000,
+            time: std::time::Duration::from_secs(3),
+            memory: Some(1 << 30),
+        },
+        ..EngineConfig::default()
+    }
 }
 
 /// `tests/kbs/types.pl`, loaded once for the whole run (read-only fixture).

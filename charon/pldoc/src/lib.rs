@@ -254,7 +254,7 @@ pub fn analyse(file: &str, src: &str) -> Report {
         });
         match build(&block, following, &first_clause, &loc) {
             Ok(op) => candidates.push(op),
-            Err(r) => rejections.push(r),
+            Err(r) => rejections.push(*r),
         }
     }
 
@@ -325,12 +325,14 @@ fn build(
     following: Option<(usize, &Head)>,
     first_clause: &HashMap<(String, usize), usize>,
     loc: &dyn Fn(usize) -> Location,
-) -> Result<Operation, Rejection> {
+) -> Result<Operation, Box<Rejection>> {
     let location = loc(block.line);
-    let reject = |predicate: String, reason| Rejection {
-        location: location.clone(),
-        predicate,
-        reason,
+    let reject = |predicate: String, reason| {
+        Box::new(Rejection {
+            location: location.clone(),
+            predicate,
+            reason,
+        })
     };
     let ml = doc::parse_mode_line(&block.mode_line).map_err(|why| {
         let name: String = block

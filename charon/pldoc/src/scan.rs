@@ -109,9 +109,8 @@ fn is_symbol_char(c: char) -> bool {
 pub(crate) fn scan(src: &str) -> Vec<Item> {
     let mut cur = Cursor::new(src);
     let mut items = Vec::new();
-    loop {
-        // Between clauses: whitespace and comments.
-        let Some(c) = cur.peek() else { break };
+    // Between clauses: whitespace and comments.
+    while let Some(c) = cur.peek() {
         if c.is_whitespace() {
             cur.bump();
             continue;
@@ -172,9 +171,10 @@ fn clause_text(cur: &mut Cursor<'_>) -> String {
                         .is_some_and(|p| p.is_alphanumeric() || p == '_')
                 {
                     let start = cur.pos;
-                    if cur.peek() == Some('\\') {
-                        cur.bump();
-                    } else if cur.peek() == Some('\'') && cur.peek_at(1) == Some('\'') {
+                    // `0'\n` and `0''''` take two characters.
+                    if cur.peek() == Some('\\')
+                        || (cur.peek() == Some('\'') && cur.peek_at(1) == Some('\''))
+                    {
                         cur.bump();
                     }
                     cur.bump();

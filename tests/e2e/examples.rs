@@ -1,0 +1,115 @@
+//! The example knowledge bases: generated ones match their generator, and each
+//! answers the way its documentation says.
+
+use serde_json::json;
+
+use crate::util::{config, example, root};
+
+#[test]
+fn rbac_example_and_expected_answers_match_the_generator() {
+    let dir = std::env::temp_dir().join(format!("charon-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("rbac.pl");
+    let run = std::process::Command::new("python3")
+        .arg(root().join("scripts/gen_rbac.py"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("python3 runs scripts/gen_rbac.py");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let generated = std::fs::read_to_string(&out).expect("generated");
+    let committed = std::fs::read_to_string(example("rbac.pl")).expect("committed");
+    assert_eq!(
+        generated, committed,
+        "examples/rbac.pl is stale: rerun scripts/gen_rbac.py"
+    );
+    let expected =
+        std::fs::read_to_string(root().join("tests/data/rbac_expected.json")).expect("expected");
+    assert_eq!(String::from_utf8_lossy(&run.stdout), expected);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn meds_example_answers() {
+    let kb = charon::KnowledgeBase::load_with(example("meds.pl"), config()).expect("meds loads");
+    assert!(kb.report().is_clean());
+    let hits = kb
+        .call(
+            "pim_check",
+            &json!({"Age": 82, "Drugs": ["diazepam", "aspirin", "doxylamine"]}),
+        )
+        .expect("pim_check");
+    assert_eq!(hits.as_array().map(Vec::len), Some(2));
+    assert_eq!(hits[0]["Substance"], json!("diazepam"));
+    assert_eq!(
+        kb.call("is_pim", &json!({"Age": 60, "Drug": "diazepam"}))
+            .expect("is_pim"),
+        json!(false)
+    );
+    assert_eq!(
+        kb.call(
+            "get_interaction",
+            &json!({"First": "aspirin", "Second": "warfarin"})
+        )
+        .expect("ok"),
+        json!("major")
+    );
+    assert_eq!(
+        kb.call(
+            "get_interaction",
+            &json!({"First": "aspirin", "Second": "water"})
+        )
+        .expect("ok"),
+        json!(null)
+    );
+    assert!(matches!(
+        kb.call("drug_class", &json!({"Drug": "water"})),
+        Err(charon::CallError::DetFailed { .. })
+    ));
+    assert_eq!(
+        kb.call(
+            "screening_summary",
+            &json!({"Age": 82, "Drugs": ["warfarin", "aspirin", "diazepam"]})
+        )
+        .expect("summary"),
+        json!({"Flagged": ["diazepam"], "Interactions": 1})
+    );
+    assert_eq!(kb.call("ready", &json!({})).expect("ready"), json!(true));
+}
+
+#[test]
+fn library_example_changes_are_seen_and_undone() {
+    let kb = charon::KnowledgeBase::load_with(example("library.pl"), config()).expect("loads");
+    assert!(kb.is_mutating("put_book") && kb.is_mutating("delete_book"));
+    assert!(!kb.is_mutating("get_book") && !kb.is_mutating("get_books"));
+    let new = json!({"Id": "new", "Title": "A New Book", "Author": "Someone", "Year": 2026});
+    assert_eq!(kb.call("put_book", &new).expect("put"), json!(true));
+    assert_eq!(
+        kb.call("get_book", &json!({"Id": "new"})).expect("get"),
+        json!({"Title": "A New Book", "Author": "Someone", "Year": 2026})
+    );
+    assert_eq!(kb.call("count_books", &json!({})).expect("count"), json!(5));
+    assert_eq!(
+        kb.call("delete_book", &json!({"Id": "new"}))
+            .expect("delete"),
+        json!(true)
+    );
+    assert_eq!(
+        kb.call("delete_book", &json!({"Id": "new"}))
+            .expect("delete"),
+        json!(false)
+    );
+    assert_eq!(
+        kb.call("get_book", &json!({"Id": "new"})).expect("get"),
+        json!(null)
+    );
+    assert_eq!(
+        kb.call("get_books_before", &json!({"Year": 1970}))
+            .expect("before"),
+        json!([{"Id": "taocp1", "Title": "The Art of Computer Programming, Volume 1"}])
+    );
+}
