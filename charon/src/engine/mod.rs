@@ -50,6 +50,9 @@ use crate::term::PlTerm;
 
 const WRAPPER: &str = include_str!("wrapper.pl");
 
+/// How long a caller checks for an answer before sleeping on the pipe.
+const SPIN: Duration = Duration::from_micros(50);
+
 /// Limits on one call; all configurable (SPEC §4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -252,8 +255,22 @@ impl Worker {
                 revents: 0,
             };
             let ms = i32::try_from(remaining.as_millis().max(1)).unwrap_or(i32::MAX);
-            // SAFETY: one valid pollfd for a descriptor this worker owns.
-            let ready = unsafe { libc::poll(&mut pfd, 1, ms) };
+            // Most answers arrive within microseconds: check without sleeping for a
+            // short while first, since a wake-up from poll costs tens of microseconds.
+            let spin_until = Instant::now() + SPIN;
+            let mut ready = 0;
+            while Instant::now() < spin_until {
+                // SAFETY: one valid pollfd for a descriptor this worker owns.
+                ready = unsafe { libc::poll(&mut pfd, 1, 0) };
+                if ready != 0 {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+            if ready == 0 {
+                // SAFETY: as above.
+                ready = unsafe { libc::poll(&mut pfd, 1, ms) };
+            }
             if ready < 0 {
                 if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
                     continue;

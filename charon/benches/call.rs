@@ -1,0 +1,84 @@
+//! `KnowledgeBase::call` on `examples/rbac.pl` beside the raw engine on the same goals,
+//! so Charon's own overhead shows as a ratio (method in BENCHMARKS.md).
+//!
+//! * `raw_engine/*`: one scryer-prolog `Machine` in this process, one `run_query` per
+//!   iteration, answers collected as scryer terms: the floor an embedding pays.
+//! * `raw_wrapped/*`: the same machine running the goal through Charon's KB-side
+//!   wrapper (`catch/3` + inference limit), as the workers do.
+//! * `charon_call/*`: `KnowledgeBase::call` with JSON arguments and a JSON answer:
+//!   validation, goal text, the worker round trip, conversion by declared type.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use scryer_prolog::MachineBuilder;
+use serde_json::json;
+
+fn rbac() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/rbac.pl")
+}
+
+const POINT: &str = "get_user_has_permission(user_0042, deploy)";
+const LIST: &str = "users_with_permission(deploy, Users)";
+
+fn raw(c: &mut Criterion) {
+    let mut machine = MachineBuilder::default().build();
+    let consult = format!("consult('{}').", rbac().display());
+    assert_eq!(machine.run_query(consult).count(), 1);
+    let wrapper = std::env::temp_dir().join("charon-bench-wrapper.pl");
+    std::fs::write(&wrapper, include_str!("../src/engine/wrapper.pl")).expect("write wrapper");
+    assert_eq!(machine.run_query(format!("consult('{}').", wrapper.display())).count(), 1);
+
+    let mut group = c.benchmark_group("raw_engine");
+    group.bench_function("point", |b| {
+        b.iter(|| black_box(machine.run_query(format!("{POINT}.")).count()))
+    });
+    group.bench_function("list", |b| {
+        b.iter(|| black_box(machine.run_query(format!("{LIST}.")).count()))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("raw_wrapped");
+    group.bench_function("point", |b| {
+        b.iter(|| {
+            let q = format!("'$charon_once'(sol,{POINT},10000000,R).");
+            black_box(machine.run_query(q).count())
+        })
+    });
+    group.bench_function("list", |b| {
+        b.iter(|| {
+            let q = format!("'$charon_once'(sol(Users),{LIST},10000000,R).");
+            black_box(machine.run_query(q).count())
+        })
+    });
+    group.finish();
+}
+
+fn charon(c: &mut Criterion) {
+    let config = charon::EngineConfig {
+        workers: 1,
+        ..charon::EngineConfig::default()
+    };
+    let kb = charon::KnowledgeBase::load_with(rbac(), config).expect("rbac loads");
+    let point = json!({"User": "user_0042", "Perm": "deploy"});
+    let list = json!({"Perm": "deploy"});
+    assert_eq!(kb.call("get_user_has_permission", &point).expect("point"), json!(false));
+    assert_eq!(kb.call("users_with_permission", &list).expect("list").as_array().map(Vec::len), Some(106));
+
+    let mut group = c.benchmark_group("charon_call");
+    group.bench_function("point", |b| {
+        b.iter(|| black_box(kb.call("get_user_has_permission", &point).expect("point")))
+    });
+    group.bench_function("list", |b| {
+        b.iter(|| black_box(kb.call("users_with_permission", &list).expect("list")))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(4));
+    targets = raw, charon
+}
+criterion_main!(benches);
