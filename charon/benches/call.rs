@@ -28,7 +28,12 @@ fn raw(c: &mut Criterion) {
     assert_eq!(machine.run_query(consult).count(), 1);
     let wrapper = std::env::temp_dir().join("charon-bench-wrapper.pl");
     std::fs::write(&wrapper, include_str!("../src/engine/wrapper.pl")).expect("write wrapper");
-    assert_eq!(machine.run_query(format!("consult('{}').", wrapper.display())).count(), 1);
+    assert_eq!(
+        machine
+            .run_query(format!("consult('{}').", wrapper.display()))
+            .count(),
+        1
+    );
 
     let mut group = c.benchmark_group("raw_engine");
     group.bench_function("point", |b| {
@@ -63,8 +68,17 @@ fn charon(c: &mut Criterion) {
     let kb = charon::KnowledgeBase::load_with(rbac(), config).expect("rbac loads");
     let point = json!({"User": "user_0042", "Perm": "deploy"});
     let list = json!({"Perm": "deploy"});
-    assert_eq!(kb.call("get_user_has_permission", &point).expect("point"), json!(false));
-    assert_eq!(kb.call("users_with_permission", &list).expect("list").as_array().map(Vec::len), Some(106));
+    assert_eq!(
+        kb.call("get_user_has_permission", &point).expect("point"),
+        json!(false)
+    );
+    assert_eq!(
+        kb.call("users_with_permission", &list)
+            .expect("list")
+            .as_array()
+            .map(Vec::len),
+        Some(106)
+    );
 
     let mut group = c.benchmark_group("charon_call");
     group.bench_function("point", |b| {

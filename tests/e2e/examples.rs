@@ -113,3 +113,25 @@ fn library_example_changes_are_seen_and_undone() {
         json!([{"Id": "taocp1", "Title": "The Art of Computer Programming, Volume 1"}])
     );
 }
+
+#[test]
+fn a_knowledge_base_loads_from_source_text() {
+    let src = "%! double(+X:int, -Y:int) is det.\ndouble(X, Y) :- Y is 2 * X.\n";
+    let kb = charon::KnowledgeBase::from_source_with("inline.pl", src, config()).expect("loads");
+    assert_eq!(kb.operations()[0].location.to_string(), "inline.pl:1");
+    assert_eq!(
+        kb.call("double", &json!({"X": 21})).expect("double"),
+        json!(42)
+    );
+}
+
+#[test]
+fn a_syntax_error_in_source_text_names_the_line() {
+    let src = "ok(1).\nbroken(X :- .\n";
+    match charon::KnowledgeBase::from_source_with("inline.pl", src, config()) {
+        Err(charon::LoadError::Consult(m)) => {
+            assert!(m.starts_with("inline.pl:2: syntax error"), "{m}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
