@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 
 /// Turn a Prolog knowledge base into typed APIs.
@@ -19,6 +20,16 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Serve the knowledge base as an HTTP/JSON API, with its OpenAPI 3.1 document at
+    /// GET /openapi.json and a health route at GET /health.
+    ///
+    /// Example: charon http examples/meds.pl --port 8080
+    Http(HttpArgs),
+    /// Print the OpenAPI 3.1 document of the knowledge base's HTTP API (or write it to
+    /// FILE) and exit. Nothing else is written to stdout.
+    ///
+    /// Example: charon openapi examples/meds.pl openapi.json
+    Openapi(OpenapiArgs),
     /// Load a knowledge base, print which predicates are exposed and why others are not,
     /// and exit: 0 when it loads and every documented predicate is exposed, 1 otherwise.
     ///
@@ -34,6 +45,43 @@ struct CheckArgs {
     common: Common,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+struct HttpArgs {
+    /// The knowledge base (a .pl file).
+    kb: PathBuf,
+    /// Address to bind. Anything but loopback makes the whole knowledge base queryable
+    /// by anyone who can reach the port (there is no authentication).
+    ///
+    /// Example: --host 0.0.0.0
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to bind (0 picks a free one; the address is logged).
+    ///
+    /// Example: --port 8080
+    #[arg(long, default_value_t = 3000)]
+    port: u16,
+    /// Largest request body in bytes (413 beyond). Example: --body-limit 65536
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    body_limit: usize,
+    /// Calls that may wait for the engine at once (503 beyond). Example: --max-pending 256
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    max_pending: usize,
+    #[command(flatten)]
+    common: Common,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+struct OpenapiArgs {
+    /// The knowledge base (a .pl file).
+    kb: PathBuf,
+    /// Write the document here instead of stdout. Example: openapi.json
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    common: Common,
 }
 
 /// Options every subcommand takes.
@@ -83,6 +131,7 @@ fn init_logging(filter: &str) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
 }
 
@@ -90,7 +139,94 @@ fn init_logging(filter: &str) {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Http(args) => http(args),
+        Command::Openapi(args) => openapi(args),
     }
+}
+
+/// Loads a knowledge base and logs its exposure report.
+fn load(
+    path: &std::path::Path,
+    config: charon::EngineConfig,
+) -> anyhow::Result<charon::KnowledgeBase> {
+    let kb = charon::KnowledgeBase::load_with(path, config)?;
+    for rejection in &kb.report().rejections {
+        tracing::warn!("{rejection}");
+    }
+    tracing::info!(
+        "{}: {} operation(s) exposed",
+        path.display(),
+        kb.operations().len()
+    );
+    Ok(kb)
+}
+
+fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
+    init_logging(&args.common.log);
+    let config = charon::EngineConfig {
+        workers: 1,
+        ..charon::EngineConfig::default()
+    };
+    let kb = load(&args.kb, config)?;
+    let doc = charon::http::openapi::document(&kb.title(), kb.operations());
+    let text = serde_json::to_string_pretty(&doc)? + "\n";
+    match args.file {
+        Some(file) => std::fs::write(&file, text)
+            .with_context(|| format!("cannot write {}", file.display()))?,
+        None => {
+            use std::io::Write as _;
+            std::io::stdout().lock().write_all(text.as_bytes())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
+    init_logging(&args.common.log);
+    let kb = std::sync::Arc::new(load(&args.kb, args.limits.config())?);
+    let options = charon::http::HttpOptions {
+        body_limit: args.body_limit,
+        max_pending: args.max_pending.max(1),
+    };
+    let app = charon::http::router_with(kb, options);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+            .await
+            .with_context(|| format!("cannot bind {}:{}", args.host, args.port))?;
+        let addr = listener.local_addr()?;
+        if !addr.ip().is_loopback() {
+            tracing::warn!(
+                "listening on {addr}, which is not a loopback address: there is no authentication, so the whole knowledge base is queryable by anyone who can reach this port"
+            );
+        }
+        tracing::info!("listening on http://{addr}");
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown_signal())
+            .await?;
+        tracing::info!("stopped");
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => {
+            let _ = ctrl_c.await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term.recv() => {}
+    }
+    tracing::info!("shutting down");
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -99,6 +235,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     config.workers = 1;
     let kb = charon::KnowledgeBase::load_with(&args.kb, config)?;
     println!("{}", kb.report());
+    // (check prints the report itself, so it does not log it as well)
     Ok(if kb.report().is_clean() {
         ExitCode::SUCCESS
     } else {

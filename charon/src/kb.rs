@@ -157,6 +157,7 @@ pub struct Answer {
 /// A knowledge base loaded into the engine, with its operations.
 #[derive(Debug)]
 pub struct KnowledgeBase {
+    display: String,
     path: PathBuf,
     report: Report,
     index: HashMap<String, usize>,
@@ -228,9 +229,10 @@ impl KnowledgeBase {
         temp: Option<TempFile>,
     ) -> Result<Self, LoadError> {
         let report = pldoc::analyse(&display, text);
+        let display_for_errors = display.clone();
         let engine = Engine::start(&abs, config).map_err(|e| match e {
             EngineError::Load(m) => {
-                LoadError::Consult(m.replace(&abs.display().to_string(), &display))
+                LoadError::Consult(m.replace(&abs.display().to_string(), &display_for_errors))
             }
             other => LoadError::Engine(other),
         })?;
@@ -249,6 +251,7 @@ impl KnowledgeBase {
             .map(|(i, op)| (op.name.clone(), i))
             .collect();
         Ok(KnowledgeBase {
+            display,
             path: abs,
             report,
             index,
@@ -271,6 +274,33 @@ impl KnowledgeBase {
     /// The exposure report (SPEC §2).
     pub fn report(&self) -> &Report {
         &self.report
+    }
+
+    /// The name of the knowledge base: its file name (or the name given to
+    /// [`from_source`](Self::from_source)).
+    pub fn title(&self) -> String {
+        Path::new(&self.display).file_name().map_or_else(
+            || self.display.clone(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// Checks that the engine answers a trivial goal.
+    pub fn ping(&self) -> Result<(), CallError> {
+        let outcome = self
+            .engine
+            .run("'$charon_once'(sol,true,1000,R).".into(), false)
+            .map_err(|error| CallError::Engine {
+                operation: "health".into(),
+                error,
+            })?;
+        match outcome.result {
+            Some(PlTerm::Compound(ok, _)) if ok == "ok" => Ok(()),
+            other => Err(CallError::Exception {
+                operation: "health".into(),
+                term: format!("{other:?}"),
+            }),
+        }
     }
 
     /// The file the engine consulted.

@@ -13,6 +13,7 @@
 
 mod analysis;
 pub mod engine;
+pub mod http;
 mod kb;
 pub mod term;
 

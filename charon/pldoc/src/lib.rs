@@ -9,6 +9,7 @@
 mod doc;
 mod model;
 mod scan;
+pub mod schema;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

@@ -232,11 +232,17 @@ impl Operation {
         Method::for_name(&self.name)
     }
 
-    /// First sentence/line of the description, for summaries.
-    pub fn summary(&self) -> Option<&str> {
-        self.description
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
+    /// The first sentence of the description, on one line, for summaries.
+    pub fn summary(&self) -> Option<String> {
+        let paragraph = self.description.split("\n\n").next()?.trim();
+        if paragraph.is_empty() {
+            return None;
+        }
+        let joined = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+        let end = joined
+            .match_indices(". ")
+            .next()
+            .map_or(joined.len(), |(i, _)| i + 1);
+        Some(joined[..end].to_string())
     }
 }

@@ -1,0 +1,100 @@
+//! Arguments from a query string, typed by the declared types (a query string has no
+//! types of its own: `?Age=82` is an integer because `Age` is declared `int`).
+//!
+//! A value that does not parse as its type is passed on as a string, so the one
+//! argument validation in [`crate::KnowledgeBase::call`] reports it like a body value.
+
+use serde_json::{Map, Value};
+
+use crate::pldoc::{Operation, Type};
+
+/// Why a query string cannot be turned into arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum QueryError {
+    /// The same (non-list) argument twice.
+    Duplicate(String),
+    /// A list given both as JSON text and as repeated keys.
+    MixedList(String),
+}
+
+/// Reads the query string into a JSON object, in first-appearance order.
+pub(crate) fn from_query(
+    op: &Operation,
+    query: Option<&str>,
+) -> Result<Map<String, Value>, QueryError> {
+    let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
+    for (key, value) in form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
+        match grouped.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, values)) => values.push(value.into_owned()),
+            None => grouped.push((key.into_owned(), vec![value.into_owned()])),
+        }
+    }
+    let mut args = Map::new();
+    for (key, values) in grouped {
+        let ty = op.args.iter().find(|a| a.name == key).map(|a| &a.ty);
+        let value = match (ty, values.as_slice()) {
+            (Some(Type::List(inner)), values) => list_value(&key, inner, values)?,
+            (_, [one]) => match ty {
+                Some(ty) => scalar_value(ty, one),
+                None => Value::String(one.clone()),
+            },
+            _ => return Err(QueryError::Duplicate(key)),
+        };
+        args.insert(key, value);
+    }
+    Ok(args)
+}
+
+/// A list: one value holding a JSON array, or one element per repeated key.
+fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, QueryError> {
+    let as_json = |v: &String| match serde_json::from_str::<Value>(v) {
+        Ok(array @ Value::Array(_)) => Some(array),
+        _ => None,
+    };
+    if let [one] = values
+        && let Some(array) = as_json(one)
+    {
+        return Ok(array);
+    }
+    if values.len() > 1
+        && values
+            .iter()
+            .any(|v| as_json(v).is_some() && !matches!(inner, Type::List(_) | Type::Any))
+    {
+        return Err(QueryError::MixedList(key.to_string()));
+    }
+    Ok(Value::Array(
+        values.iter().map(|v| scalar_value(inner, v)).collect(),
+    ))
+}
+
+/// One value by its declared type; text that does not parse stays a string.
+fn scalar_value(ty: &Type, text: &str) -> Value {
+    let parsed = match ty {
+        Type::Atom | Type::String => None,
+        Type::Int => {
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| serde_json::from_str::<Value>(text).ok())
+                .flatten()
+        }
+        Type::Float | Type::Number => text
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number),
+        Type::Bool => match text {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        Type::List(_) => serde_json::from_str::<Value>(text)
+            .ok()
+            .filter(Value::is_array),
+        Type::Any => serde_json::from_str::<Value>(text)
+            .ok()
+            .filter(|v| v.is_number() || v.is_boolean() || v.is_array() || v.is_string()),
+    };
+    parsed.unwrap_or_else(|| Value::String(text.to_string()))
+}

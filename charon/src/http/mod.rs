@@ -1,0 +1,254 @@
+//! The HTTP/JSON surface (SPEC §5): an [`axum::Router`] with one route per operation,
+//! `GET /openapi.json` and `GET /health`, and problem details for every error.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let kb = std::sync::Arc::new(charon::KnowledgeBase::load("examples/meds.pl")?);
+//! let app = axum::Router::new().nest("/kb", charon::http::router(kb));
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:3000").await?;
+//! axum::serve(listener, app).await?;
+//! # Ok(()) }
+//! ```
+
+mod args;
+pub mod openapi;
+mod problem;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{Method as HttpMethod, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use serde_json::{Map, Value, json};
+use tokio::sync::Semaphore;
+
+pub use problem::{PROBLEM_JSON, Problem};
+
+use crate::KnowledgeBase;
+use crate::pldoc::{Method, Operation};
+
+/// Settings of the HTTP surface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// Largest request body accepted, in bytes (413 beyond).
+    pub body_limit: usize,
+    /// Calls allowed to wait for the engine at once (503 beyond).
+    pub max_pending: usize,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions {
+            body_limit: 1 << 20,
+            max_pending: 1024,
+        }
+    }
+}
+
+struct App {
+    kb: Arc<KnowledgeBase>,
+    options: HttpOptions,
+    pending: Arc<Semaphore>,
+    openapi: Value,
+}
+
+/// The router for `kb` with default options.
+pub fn router(kb: Arc<KnowledgeBase>) -> Router {
+    router_with(kb, HttpOptions::default())
+}
+
+/// The router for `kb`.
+pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
+    let openapi = openapi::document(&kb.title(), kb.operations());
+    let app = Arc::new(App {
+        pending: Arc::new(Semaphore::new(options.max_pending)),
+        kb,
+        options,
+        openapi,
+    });
+    let mut router = Router::new();
+    for op in app.kb.operations() {
+        let (app, name) = (app.clone(), Arc::<str>::from(op.name.as_str()));
+        router = router.route(
+            &format!("/{}", op.name),
+            any(move |req: Request| call(app.clone(), name.clone(), req)),
+        );
+    }
+    let docs = app.clone();
+    let health = app.clone();
+    router
+        .route(
+            "/openapi.json",
+            any(move |req: Request| {
+                let docs = docs.clone();
+                async move {
+                    match only_get(&req) {
+                        Some(p) => p.into_response(),
+                        None => axum::Json(docs.openapi.clone()).into_response(),
+                    }
+                }
+            }),
+        )
+        .route(
+            "/health",
+            any(move |req: Request| {
+                let health = health.clone();
+                async move {
+                    if let Some(p) = only_get(&req) {
+                        return p.into_response();
+                    }
+                    let kb = health.kb.clone();
+                    match tokio::task::spawn_blocking(move || kb.ping()).await {
+                        Ok(Ok(())) => axum::Json(
+                            json!({"status": "ok", "operations": health.kb.operations().len()}),
+                        )
+                        .into_response(),
+                        Ok(Err(e)) => Problem::unavailable(e.to_string()).into_response(),
+                        Err(e) => Problem::internal(e.to_string()).into_response(),
+                    }
+                }
+            }),
+        )
+        .fallback(
+            |req: Request| async move { Problem::not_found(req.uri().path()).into_response() },
+        )
+}
+
+fn only_get(req: &Request) -> Option<Problem> {
+    (!matches!(*req.method(), HttpMethod::GET | HttpMethod::HEAD))
+        .then(|| Problem::method_not_allowed(req.uri().path(), req.method().as_str(), "GET"))
+}
+
+fn allowed(op: &Operation) -> (&'static str, &'static [HttpMethod]) {
+    match op.method() {
+        Method::Get => ("GET", &[HttpMethod::GET, HttpMethod::HEAD]),
+        Method::Put => ("PUT", &[HttpMethod::PUT]),
+        Method::Delete => ("DELETE", &[HttpMethod::DELETE]),
+        Method::Post => ("POST", &[HttpMethod::POST]),
+    }
+}
+
+async fn call(app: Arc<App>, name: Arc<str>, req: Request) -> Response {
+    match call_inner(&app, &name, req).await {
+        Ok(value) => axum::Json(value).into_response(),
+        Err(problem) => problem.into_response(),
+    }
+}
+
+async fn call_inner(app: &Arc<App>, name: &Arc<str>, req: Request) -> Result<Value, Problem> {
+    let op = app
+        .kb
+        .operation(name)
+        .ok_or_else(|| Problem::not_found(req.uri().path()))?;
+    let (allow, methods) = allowed(op);
+    if !methods.contains(req.method()) {
+        return Err(Problem::method_not_allowed(
+            req.uri().path(),
+            req.method().as_str(),
+            allow,
+        ));
+    }
+    let (parts, body) = req.into_parts();
+    let mut args = args::from_query(op, parts.uri.query()).map_err(|e| match e {
+        args::QueryError::Duplicate(a) => Problem::bad_arguments(
+            name,
+            Some(&a),
+            format!("{name}: argument `{a}` is given more than once in the query string"),
+        ),
+        args::QueryError::MixedList(a) => Problem::bad_arguments(
+            name,
+            Some(&a),
+            format!("{name}: give list `{a}` either as JSON text or as repeated keys, not both"),
+        ),
+    })?;
+    let body = read_body(app, name, &parts.headers, body).await?;
+    if let Some(body) = body {
+        let Value::Object(fields) = body else {
+            return Err(Problem::bad_arguments(
+                name,
+                None,
+                format!("{name}: the body must be a JSON object keyed by argument name"),
+            ));
+        };
+        merge(name, &mut args, fields)?;
+    }
+    let permit = app
+        .pending
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| Problem::overloaded(app.options.max_pending))?;
+    let kb = app.kb.clone();
+    let name = name.clone();
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        kb.call(&name, &Value::Object(args))
+    })
+    .await
+    .map_err(|e| Problem::internal(e.to_string()))?
+    .map_err(|e| Problem::from_call(&e))
+}
+
+/// The JSON body, if there is one (an empty body is no body).
+async fn read_body(
+    app: &App,
+    name: &str,
+    headers: &axum::http::HeaderMap,
+    body: Body,
+) -> Result<Option<Value>, Problem> {
+    let limit = app.options.body_limit;
+    if let Some(len) = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+        && len > limit
+    {
+        return Err(Problem::too_large(limit));
+    }
+    let bytes = axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| Problem::too_large(limit))?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    if let Some(ct) = headers.get(header::CONTENT_TYPE) {
+        let ct = ct.to_str().unwrap_or_default();
+        let essence = ct
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        if essence != "application/json" && !essence.ends_with("+json") {
+            return Err(Problem::unsupported_media_type(ct));
+        }
+    }
+    serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+        Problem::bad_arguments(
+            name,
+            None,
+            format!("{name}: the body is not valid JSON: {e}"),
+        )
+    })
+}
+
+fn merge(
+    name: &str,
+    args: &mut Map<String, Value>,
+    body: Map<String, Value>,
+) -> Result<(), Problem> {
+    for (key, value) in body {
+        if args.contains_key(&key) {
+            return Err(Problem::bad_arguments(
+                name,
+                Some(&key),
+                format!(
+                    "{name}: argument `{key}` is given both in the query string and in the body"
+                ),
+            ));
+        }
+        args.insert(key, value);
+    }
+    Ok(())
+}

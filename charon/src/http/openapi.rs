@@ -1,0 +1,145 @@
+//! The OpenAPI 3.1 document of a knowledge base's routes (SPEC §6), rendered from the
+//! operation model with the schemas of [`crate::pldoc::schema`].
+
+use serde_json::{Map, Value, json};
+
+use crate::pldoc::schema::{request_schema, response_schema, type_schema};
+use crate::pldoc::{Method, Operation, Type};
+
+use super::problem::PROBLEM_JSON;
+
+/// The document for `operations`, titled `title`.
+pub fn document(title: &str, operations: &[Operation]) -> Value {
+    let mut paths = Map::new();
+    for op in operations {
+        let method = match op.method() {
+            Method::Get => "get",
+            Method::Put => "put",
+            Method::Delete => "delete",
+            Method::Post => "post",
+        };
+        let mut path_item = Map::new();
+        path_item.insert(method.into(), operation(op));
+        paths.insert(format!("/{}", op.name), Value::Object(path_item));
+    }
+    paths.insert(
+        "/health".into(),
+        json!({"get": {
+            "operationId": "health",
+            "summary": "Whether the engine answers",
+            "responses": {
+                "200": {"description": "The engine answered a trivial goal.", "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "properties": {"status": {"const": "ok"}, "operations": {"type": "integer"}},
+                    "required": ["status", "operations"],
+                    "additionalProperties": false,
+                }}}},
+                "503": problem_response("The engine did not answer."),
+            },
+        }}),
+    );
+    paths.insert(
+        "/openapi.json".into(),
+        json!({"get": {
+            "operationId": "openapi",
+            "summary": "This document",
+            "responses": {"200": {"description": "The OpenAPI 3.1 document.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+        }}),
+    );
+    json!({
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "info": {
+            "title": title,
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Operations of a Prolog knowledge base, served by Charon. Every documented predicate is one operation; errors are RFC 9457 problem details.",
+        },
+        "paths": paths,
+        "components": {"schemas": {"Problem": problem_schema()}},
+    })
+}
+
+fn operation(op: &Operation) -> Value {
+    let mut o = Map::new();
+    o.insert("operationId".into(), json!(op.name));
+    o.insert(
+        "summary".into(),
+        json!(op.summary().unwrap_or_else(|| op.name.clone())),
+    );
+    if !op.description.is_empty() {
+        o.insert("description".into(), json!(op.description));
+    }
+    match op.method() {
+        Method::Get | Method::Delete => {
+            let params: Vec<Value> = op
+                .inputs()
+                .map(|arg| query_parameter(&arg.name, &arg.ty, arg.doc.as_deref()))
+                .collect();
+            if !params.is_empty() {
+                o.insert("parameters".into(), Value::Array(params));
+            }
+        }
+        Method::Post | Method::Put => {
+            o.insert(
+                "requestBody".into(),
+                json!({
+                    "required": op.inputs().next().is_some(),
+                    "content": {"application/json": {"schema": request_schema(op)}},
+                }),
+            );
+        }
+    }
+    let answer = format!("The answer ({} operation).", op.determinism);
+    o.insert(
+        "responses".into(),
+        json!({
+            "200": {"description": answer, "content": {"application/json": {"schema": response_schema(op)}}},
+            "400": problem_response("Bad arguments: unknown, missing, duplicated, an output, or of the wrong type."),
+            "413": problem_response("The request body is over the size limit."),
+            "415": problem_response("The request body is not JSON."),
+            "422": problem_response("The goal raised a Prolog exception, a det operation failed, or a limit on inferences or solutions was hit."),
+            "500": problem_response("The answer does not fit its declared type, or the engine failed."),
+            "503": problem_response("Too many calls are waiting for the engine."),
+            "504": problem_response("The call ran past its time limit and was stopped."),
+        }),
+    );
+    Value::Object(o)
+}
+
+/// Scalars are plain query values; lists and `any` are JSON text in the value.
+fn query_parameter(name: &str, ty: &Type, doc: Option<&str>) -> Value {
+    let mut p = json!({"name": name, "in": "query", "required": true});
+    if let Some(doc) = doc {
+        p["description"] = json!(doc);
+    }
+    match ty {
+        Type::List(_) | Type::Any => {
+            p["content"] = json!({"application/json": {"schema": type_schema(ty)}})
+        }
+        _ => p["schema"] = type_schema(ty),
+    }
+    p
+}
+
+fn problem_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    })
+}
+
+fn problem_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "RFC 9457 problem details.",
+        "properties": {
+            "type": {"type": "string", "description": "A stable URI naming the kind of problem."},
+            "title": {"type": "string"},
+            "status": {"type": "integer"},
+            "detail": {"type": "string", "description": "What went wrong and what to do."},
+            "operation": {"type": "string"},
+            "argument": {"type": "string"},
+        },
+        "required": ["type", "title", "status", "detail"],
+    })
+}

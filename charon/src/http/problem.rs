@@ -1,0 +1,227 @@
+//! RFC 9457 problem details: every error the HTTP surface returns.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use crate::{CallError, EngineError};
+
+/// Media type of problem details.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// One problem: a stable `type` and `title` per kind, the status, a `detail` a
+/// human can act on, and the operation/argument when there is one.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    status: StatusCode,
+    slug: &'static str,
+    title: &'static str,
+    detail: String,
+    extra: Map<String, Value>,
+    allow: Option<&'static str>,
+}
+
+impl Problem {
+    fn new(status: StatusCode, slug: &'static str, title: &'static str, detail: String) -> Self {
+        Problem {
+            status,
+            slug,
+            title,
+            detail,
+            extra: Map::new(),
+            allow: None,
+        }
+    }
+
+    fn with(mut self, key: &str, value: impl Into<String>) -> Self {
+        self.extra.insert(key.into(), Value::String(value.into()));
+        self
+    }
+
+    /// The status code.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// 400: the arguments are wrong.
+    pub fn bad_arguments(operation: &str, argument: Option<&str>, detail: String) -> Self {
+        let p = Problem::new(
+            StatusCode::BAD_REQUEST,
+            "bad-arguments",
+            "Bad arguments",
+            detail,
+        )
+        .with("operation", operation);
+        match argument {
+            Some(a) => p.with("argument", a),
+            None => p,
+        }
+    }
+
+    /// 404: no such route.
+    pub fn not_found(path: &str) -> Self {
+        Problem::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "No such operation",
+            format!("nothing is served at {path}; GET /openapi.json lists every operation"),
+        )
+    }
+
+    /// 405: the route exists with another method.
+    pub fn method_not_allowed(path: &str, method: &str, allow: &'static str) -> Self {
+        let mut p = Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+            "Method not allowed",
+            format!("{path} does not take {method}; use {allow}"),
+        );
+        p.allow = Some(allow);
+        p
+    }
+
+    /// 413: the body is over the limit.
+    pub fn too_large(limit: usize) -> Self {
+        Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload-too-large",
+            "Request body too large",
+            format!("the request body is larger than the limit of {limit} bytes"),
+        )
+    }
+
+    /// 415: a body that is declared as something other than JSON.
+    pub fn unsupported_media_type(found: &str) -> Self {
+        Problem::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+            "Unsupported media type",
+            format!(
+                "the body is declared as `{found}`; send JSON (Content-Type: application/json)"
+            ),
+        )
+    }
+
+    /// 503: too many calls are waiting.
+    pub fn overloaded(max_pending: usize) -> Self {
+        Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            "Overloaded",
+            format!("{max_pending} calls are already waiting for the engine; retry shortly"),
+        )
+    }
+
+    /// 503: the engine does not answer.
+    pub fn unavailable(detail: String) -> Self {
+        Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "engine-unavailable",
+            "Engine unavailable",
+            format!("the engine did not answer: {detail}"),
+        )
+    }
+
+    /// 500: something failed inside the server.
+    pub fn internal(detail: String) -> Self {
+        Problem::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Internal error",
+            detail,
+        )
+    }
+
+    /// The problem for a failed call.
+    pub fn from_call(error: &CallError) -> Self {
+        let detail = error.to_string();
+        match error {
+            CallError::UnknownOperation(name) => Problem::not_found(&format!("/{name}")),
+            CallError::Arguments { operation, error } => {
+                Problem::bad_arguments(operation, error.argument(), detail)
+            }
+            CallError::Exception { operation, .. } => Problem::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "prolog-exception",
+                "Prolog exception",
+                detail,
+            )
+            .with("operation", operation),
+            CallError::DetFailed { operation } => Problem::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "det-failed",
+                "Deterministic operation failed",
+                format!("{detail}: the knowledge base has no answer for these arguments"),
+            )
+            .with("operation", operation),
+            CallError::InferenceLimit { operation, .. } => Problem::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "inference-limit",
+                "Inference limit exceeded",
+                detail,
+            )
+            .with("operation", operation),
+            CallError::TooManySolutions { operation, .. } => Problem::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "too-many-solutions",
+                "Too many solutions",
+                detail,
+            )
+            .with("operation", operation),
+            CallError::TimeLimit { operation, .. } => Problem::new(
+                StatusCode::GATEWAY_TIMEOUT,
+                "time-limit",
+                "Time limit exceeded",
+                detail,
+            )
+            .with("operation", operation),
+            CallError::Output {
+                operation,
+                argument,
+                ..
+            } => Problem::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "output-type",
+                "Answer does not fit its declared type",
+                format!("{detail}; fix the predicate or its mode line"),
+            )
+            .with("operation", operation)
+            .with("argument", argument),
+            CallError::Engine { operation, error } => {
+                let status = match error {
+                    EngineError::TimeLimit(_) => StatusCode::GATEWAY_TIMEOUT,
+                    _ => StatusCode::INTERNAL_SERVER_ERROR,
+                };
+                Problem::new(status, "engine-failure", "Engine failure", detail)
+                    .with("operation", operation)
+            }
+        }
+    }
+
+    /// The body as JSON.
+    pub fn body(&self) -> Value {
+        let mut body = json!({
+            "type": format!("urn:charon:problem:{}", self.slug),
+            "title": self.title,
+            "status": self.status.as_u16(),
+            "detail": self.detail,
+        });
+        if let Some(obj) = body.as_object_mut() {
+            obj.extend(self.extra.clone());
+        }
+        body
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let body = self.body().to_string();
+        let mut response = (self.status, body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if let Some(allow) = self.allow {
+            headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+        }
+        response
+    }
+}
