@@ -193,6 +193,9 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
+        // Handlers are installed before the address is announced, so a signal sent as
+        // soon as the server is up is never lost.
+        let shutdown = shutdown_signal()?;
         let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
             .await
             .with_context(|| format!("cannot bind {}:{}", args.host, args.port))?;
@@ -204,7 +207,7 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
         }
         tracing::info!("listening on http://{addr}");
         axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown_signal())
+            .with_graceful_shutdown(shutdown)
             .await?;
         tracing::info!("stopped");
         anyhow::Ok(())
@@ -212,21 +215,19 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(s) => s,
-        Err(_) => {
-            let _ = ctrl_c.await;
-            return;
+/// A future that resolves on Ctrl-C (SIGINT) or SIGTERM; the handlers are installed
+/// when this is called.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
         }
-    };
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term.recv() => {}
-    }
-    tracing::info!("shutting down");
+        tracing::info!("shutting down");
+    })
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -235,7 +236,6 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     config.workers = 1;
     let kb = charon::KnowledgeBase::load_with(&args.kb, config)?;
     println!("{}", kb.report());
-    // (check prints the report itself, so it does not log it as well)
     Ok(if kb.report().is_clean() {
         ExitCode::SUCCESS
     } else {

@@ -80,3 +80,145 @@ fn help_explains_every_flag_with_an_example() {
     }
     assert!(stdout.matches("Example").count() >= 5, "{stdout}");
 }
+
+#[test]
+fn openapi_prints_nothing_but_the_document() {
+    let (code, stdout, _) = run_charon(&["openapi", "examples/meds.pl"]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value =
+        serde_json::from_str(&stdout).expect("stdout is exactly one JSON document");
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert!(doc["paths"]["/pim_check"]["post"].is_object());
+
+    let file = std::env::temp_dir().join(format!("charon-openapi-{}.json", std::process::id()));
+    let (code, stdout, _) = run_charon(&[
+        "openapi",
+        "examples/library.pl",
+        file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.is_empty(), "{stdout}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("written")).expect("json");
+    assert!(written["paths"]["/put_book"]["put"].is_object());
+    let _ = std::fs::remove_file(file);
+}
+
+/// Starts `charon http` and reads its stderr until it logs the address it listens on.
+fn start_http(
+    args: &[&str],
+) -> (
+    std::process::Child,
+    String,
+    std::sync::mpsc::Receiver<String>,
+) {
+    use std::io::BufRead as _;
+    let mut child = std::process::Command::new(crate::util::charon_bin())
+        .args(args)
+        .current_dir(crate::util::root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("charon http starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = String::new();
+    loop {
+        let Ok(line) = rx.recv_timeout(std::time::Duration::from_secs(60)) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no listening line; stderr so far:\n{seen}");
+        };
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.contains("listening on http://") {
+            return (child, seen, rx);
+        }
+    }
+}
+
+fn sigterm(child: &mut std::process::Child, stderr: &std::sync::mpsc::Receiver<String>) -> i32 {
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let code = child.wait().expect("exits").code().unwrap_or(-1);
+    let rest: Vec<String> = stderr.try_iter().collect();
+    assert!(code == 0, "exit {code}; stderr:\n{}", rest.join("\n"));
+    code
+}
+
+#[test]
+fn http_on_a_non_loopback_address_warns_and_stops_on_sigterm() {
+    let (mut child, stderr, _rx) = start_http(&[
+        "http",
+        "examples/meds.pl",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+    ]);
+    assert!(
+        stderr.contains("not a loopback address") && stderr.contains("anyone who can reach"),
+        "{stderr}"
+    );
+    assert_eq!(sigterm(&mut child, &_rx), 0, "graceful shutdown exits 0");
+}
+
+#[test]
+fn http_serves_the_knowledge_base() {
+    use std::io::{Read as _, Write as _};
+    let (mut child, stderr, _rx) = start_http(&["http", "examples/meds.pl", "--port", "0"]);
+    assert!(!stderr.contains("loopback"), "{stderr}");
+    let addr = stderr
+        .split("listening on http://")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .expect("address")
+        .to_string();
+    let mut conn = std::net::TcpStream::connect(&addr).expect("connects");
+    write!(
+        conn,
+        "GET /get_interaction?First=aspirin&Second=warfarin HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut response = String::new();
+    conn.read_to_string(&mut response).expect("response");
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.ends_with("\"major\""), "{response}");
+    assert_eq!(sigterm(&mut child, &_rx), 0);
+}
+
+#[test]
+fn http_with_a_broken_kb_exits_non_zero_and_binds_nothing() {
+    let dir = std::env::temp_dir().join(format!("charon-http-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let kb = dir.join("broken.pl");
+    std::fs::write(&kb, "p(X :- .\n").expect("write");
+    let port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
+        probe.local_addr().expect("addr").port()
+    };
+    let (code, _, stderr) = run_charon(&[
+        "http",
+        kb.to_str().expect("utf-8"),
+        "--port",
+        &port.to_string(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("broken.pl:1: syntax error"), "{stderr}");
+    assert!(!stderr.contains("listening"), "{stderr}");
+    std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port is still free");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -7,6 +7,7 @@ mod cli; // the binary: check, exit codes, --help
 mod concurrency; // many threads, visibility and atomicity of changes
 mod examples; // the example knowledge bases and the RBAC generator
 mod hostile; // values that try to become code come back as data
+mod http; // SPEC §5/§6 through Router::oneshot, answers checked against the document
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line

@@ -2,7 +2,7 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::{CallError, EngineError};
 
@@ -17,7 +17,7 @@ pub struct Problem {
     slug: &'static str,
     title: &'static str,
     detail: String,
-    extra: Map<String, Value>,
+    extra: Vec<(&'static str, String)>,
     allow: Option<&'static str>,
 }
 
@@ -28,13 +28,13 @@ impl Problem {
             slug,
             title,
             detail,
-            extra: Map::new(),
+            extra: Vec::new(),
             allow: None,
         }
     }
 
-    fn with(mut self, key: &str, value: impl Into<String>) -> Self {
-        self.extra.insert(key.into(), Value::String(value.into()));
+    fn with(mut self, key: &'static str, value: impl Into<String>) -> Self {
+        self.extra.push((key, value.into()));
         self
     }
 
@@ -207,7 +207,9 @@ impl Problem {
             "detail": self.detail,
         });
         if let Some(obj) = body.as_object_mut() {
-            obj.extend(self.extra.clone());
+            for (key, value) in &self.extra {
+                obj.insert((*key).to_string(), Value::String(value.clone()));
+            }
         }
         body
     }
