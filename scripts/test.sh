@@ -12,3 +12,4 @@ cargo build --release --workspace --all-targets
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace
+scripts/api-checks.sh

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::pldoc::schema::{request_schema, response_schema, type_schema};
-use crate::pldoc::{Method, Operation, Type};
+use crate::pldoc::{Determinism, Method, Operation, Type};
 
 use super::problem::PROBLEM_JSON;
 
@@ -90,19 +90,22 @@ fn operation(op: &Operation) -> Value {
         }
     }
     let answer = format!("The answer ({} operation).", op.determinism);
-    o.insert(
-        "responses".into(),
-        json!({
+    let mut responses = json!({
             "200": {"description": answer, "content": {"application/json": {"schema": response_schema(op)}}},
             "400": problem_response("Bad arguments: unknown, missing, duplicated, an output, or of the wrong type."),
             "413": problem_response("The request body is over the size limit."),
             "415": problem_response("The request body is not JSON."),
-            "422": problem_response("The goal raised a Prolog exception, a det operation failed, or a limit on inferences or solutions was hit."),
+            "422": problem_response("The goal raised a Prolog exception, or a limit on inferences or solutions was hit."),
             "500": problem_response("The answer does not fit its declared type, or the engine failed."),
             "503": problem_response("Too many calls are waiting for the engine."),
             "504": problem_response("The call ran past its time limit and was stopped."),
-        }),
-    );
+    });
+    if op.determinism == Determinism::Det {
+        responses["404"] = problem_response(
+            "The det operation has no answer for these arguments (the predicate failed).",
+        );
+    }
+    o.insert("responses".into(), responses);
     Value::Object(o)
 }
 

@@ -147,8 +147,10 @@ impl Problem {
                 detail,
             )
             .with("operation", operation),
+            // A det operation without an answer for these arguments is "not found":
+            // the request was well formed, the knowledge base has nothing for it.
             CallError::DetFailed { operation } => Problem::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
+                StatusCode::NOT_FOUND,
                 "det-failed",
                 "Deterministic operation failed",
                 format!("{detail}: the knowledge base has no answer for these arguments"),
