@@ -109,6 +109,10 @@ struct LimitArgs {
     /// Engine worker processes (default: one per core). Example: --workers 4
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
+    /// Answers of pure read-only operations kept until the database changes
+    /// (0 turns the cache off). Example: --answer-cache 0
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    answer_cache: usize,
 }
 
 impl LimitArgs {
@@ -117,6 +121,7 @@ impl LimitArgs {
         config.limits.time = Duration::from_millis(self.timeout_ms);
         config.limits.inferences = self.max_inferences;
         config.limits.solutions = self.max_solutions;
+        config.answer_cache = self.answer_cache;
         if let Some(n) = self.workers {
             config.workers = n.max(1);
         }

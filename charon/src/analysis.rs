@@ -1,10 +1,13 @@
-//! Which predicates can change the database.
+//! Which predicates can change the database, and which have other effects.
 //!
-//! A static, conservative analysis of the knowledge base's rules: a predicate is
+//! A static, conservative analysis of the knowledge base's rules. A predicate is
 //! *mutating* if a body reaches a database or global-variable builtin (`assertz/1`,
-//! `retract/1`, `bb_put/2`, …), calls a goal that is only known at run time (a
-//! variable in goal position), or calls a mutating predicate. Mutating operations run
-//! alone and publish their changes to every worker (see `engine`).
+//! `retract/1`, `bb_put/2`, …), and *impure* if it reaches input/output, time,
+//! randomness or the operating system (`format/2`, `random/1`, `get_time/1`, …);
+//! either is inherited by every caller, and a goal that is only known at run time (a
+//! variable in goal position) counts as both. Mutating operations run alone and
+//! publish their changes to every worker (see `engine`); operations that are neither
+//! may have their answers cached until the database changes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -33,14 +36,76 @@ const MUTATORS: &[(&str, usize)] = &[
     ("use_module", 2),
 ];
 
+const IMPURE: &[&str] = &[
+    "write",
+    "print",
+    "writeq",
+    "write_canonical",
+    "write_term",
+    "nl",
+    "tab",
+    "put_char",
+    "put_byte",
+    "format",
+    "portray_clause",
+    "listing",
+    "read",
+    "read_term",
+    "get_char",
+    "get_byte",
+    "peek_char",
+    "peek_byte",
+    "random",
+    "random_between",
+    "random_member",
+    "random_permutation",
+    "random_integer",
+    "maybe",
+    "set_random",
+    "get_time",
+    "statistics",
+    "sleep",
+    "shell",
+    "getenv",
+    "setenv",
+    "unsetenv",
+    "open",
+    "close",
+    "flush_output",
+    "set_input",
+    "set_output",
+    "halt",
+    "current_time",
+    "time",
+    "gensym",
+    "reset_gensym",
+    "delete_file",
+    "rename_file",
+    "make_directory",
+    "directory_files",
+    "file_exists",
+    "phrase_from_file",
+    "call_with_time_limit",
+];
+
 #[derive(Debug, PartialEq, Eq, Hash)]
 enum Callee {
     Pred(Pi),
     Mutates,
+    Impure,
 }
 
-/// The predicates (name, arity) that can change the database.
-pub(crate) fn mutating_predicates(rules: &[(String, usize, PlTerm)]) -> HashSet<Pi> {
+/// What the analysis found.
+#[derive(Debug, Default)]
+pub(crate) struct Effects {
+    /// Predicates that can change the database.
+    pub mutating: HashSet<Pi>,
+    /// Predicates with effects outside the database (I/O, time, randomness, …).
+    pub impure: HashSet<Pi>,
+}
+
+/// Analyses the rules (name, arity, body) of a knowledge base.
+pub(crate) fn effects(rules: &[(String, usize, PlTerm)]) -> Effects {
     let mut calls: HashMap<Pi, HashSet<Callee>> = HashMap::new();
     for (name, arity, body) in rules {
         let out = calls.entry((name.clone(), *arity)).or_default();
@@ -49,24 +114,32 @@ pub(crate) fn mutating_predicates(rules: &[(String, usize, PlTerm)]) -> HashSet<
             _ => goal(body, 0, out),
         }
     }
-    let mut mutating: HashSet<Pi> = calls
+    Effects {
+        mutating: closure(&calls, &Callee::Mutates),
+        impure: closure(&calls, &Callee::Impure),
+    }
+}
+
+/// The predicates that reach `effect`, directly or through other predicates.
+fn closure(calls: &HashMap<Pi, HashSet<Callee>>, effect: &Callee) -> HashSet<Pi> {
+    let mut found: HashSet<Pi> = calls
         .iter()
-        .filter(|(_, cs)| cs.contains(&Callee::Mutates))
+        .filter(|(_, cs)| cs.contains(effect))
         .map(|(pi, _)| pi.clone())
         .collect();
     loop {
-        let before = mutating.len();
-        for (pi, cs) in &calls {
-            if !mutating.contains(pi)
+        let before = found.len();
+        for (pi, cs) in calls {
+            if !found.contains(pi)
                 && cs
                     .iter()
-                    .any(|c| matches!(c, Callee::Pred(p) if mutating.contains(p)))
+                    .any(|c| matches!(c, Callee::Pred(p) if found.contains(p)))
             {
-                mutating.insert(pi.clone());
+                found.insert(pi.clone());
             }
         }
-        if mutating.len() == before {
-            return mutating;
+        if found.len() == before {
+            return found;
         }
     }
 }
@@ -76,6 +149,7 @@ fn goal(t: &PlTerm, extra: usize, out: &mut HashSet<Callee>) {
     let (name, args): (&str, &[PlTerm]) = match t {
         PlTerm::Var(_) => {
             out.insert(Callee::Mutates);
+            out.insert(Callee::Impure);
             return;
         }
         PlTerm::Atom(a) => (a, &[]),
@@ -124,6 +198,9 @@ fn goal(t: &PlTerm, extra: usize, out: &mut HashSet<Callee>) {
         ("include" | "exclude", 3) | ("partition", 4) => goal(&args[0], extra + 1, out),
         _ if MUTATORS.contains(&(name, arity)) => {
             out.insert(Callee::Mutates);
+        }
+        _ if IMPURE.contains(&name) => {
+            out.insert(Callee::Impure);
         }
         _ => {
             out.insert(Callee::Pred((name.to_string(), arity)));
@@ -200,11 +277,48 @@ mod tests {
                 c("maplist", vec![atom("add"), PlTerm::Var("L".into())]),
             ),
         ];
-        let m = mutating_predicates(&rules);
+        let e = effects(&rules);
+        let m = &e.mutating;
         assert!(m.contains(&("add".into(), 1)));
         assert!(m.contains(&("wrap".into(), 0)));
         assert!(m.contains(&("meta".into(), 1)));
         assert!(m.contains(&("each".into(), 1)));
         assert!(!m.contains(&("pure".into(), 1)));
+        assert!(e.impure.contains(&("meta".into(), 1)));
+        assert!(!e.impure.contains(&("add".into(), 1)));
+    }
+
+    #[test]
+    fn output_and_randomness_are_impure() {
+        let rules = vec![
+            (
+                "say".into(),
+                1,
+                c("format", vec![atom("~w"), PlTerm::List(vec![])]),
+            ),
+            (
+                "pick".into(),
+                1,
+                c(
+                    "random_member",
+                    vec![PlTerm::Var("X".into()), PlTerm::Var("L".into())],
+                ),
+            ),
+            ("caller".into(), 0, c("say", vec![atom("x")])),
+            (
+                "quiet".into(),
+                1,
+                c(
+                    "member",
+                    vec![PlTerm::Var("X".into()), PlTerm::Var("L".into())],
+                ),
+            ),
+        ];
+        let e = effects(&rules);
+        for pi in ["say", "pick", "caller"] {
+            assert!(e.impure.iter().any(|(n, _)| n == pi), "{pi}");
+        }
+        assert!(!e.impure.iter().any(|(n, _)| n == "quiet"));
+        assert!(e.mutating.is_empty());
     }
 }

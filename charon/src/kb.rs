@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::analysis;
+use crate::cache::AnswerCache;
 use crate::engine::{Engine, EngineConfig, EngineError};
 use crate::pldoc::{self, Mode, Operation, Report};
 use crate::term::{self, InputTypeError, OutputTypeError, PlTerm};
@@ -162,6 +163,8 @@ pub struct KnowledgeBase {
     report: Report,
     index: HashMap<String, usize>,
     mutating: HashSet<String>,
+    cacheable: HashSet<String>,
+    cache: AnswerCache,
     engine: Engine,
     _temp: Option<TempFile>,
 }
@@ -237,13 +240,21 @@ impl KnowledgeBase {
             other => LoadError::Engine(other),
         })?;
         let rules = engine.rules().map_err(LoadError::Engine)?;
-        let mutating_pis = analysis::mutating_predicates(&rules);
-        let mutating = report
-            .operations
-            .iter()
-            .filter(|op| mutating_pis.contains(&(op.name.clone(), op.arity())))
-            .map(|op| op.name.clone())
+        let effects = analysis::effects(&rules);
+        let with = |set: &HashSet<(String, usize)>, wanted: bool| -> HashSet<String> {
+            report
+                .operations
+                .iter()
+                .filter(|op| set.contains(&(op.name.clone(), op.arity())) == wanted)
+                .map(|op| op.name.clone())
+                .collect()
+        };
+        let mutating = with(&effects.mutating, true);
+        let cacheable = with(&effects.impure, false)
+            .difference(&mutating)
+            .cloned()
             .collect();
+        let cache = AnswerCache::new(engine.config().answer_cache);
         let index = report
             .operations
             .iter()
@@ -256,6 +267,8 @@ impl KnowledgeBase {
             report,
             index,
             mutating,
+            cacheable,
+            cache,
             engine,
             _temp: temp,
         })
@@ -313,6 +326,13 @@ impl KnowledgeBase {
         self.mutating.contains(name)
     }
 
+    /// Whether answers of `name` may be cached: it neither changes the database nor
+    /// has other effects (output, time, randomness), so the same arguments give the
+    /// same answer until the database changes.
+    pub fn is_cacheable(&self, name: &str) -> bool {
+        self.cacheable.contains(name)
+    }
+
     /// Engine counters (workers started, calls).
     pub fn stats(&self) -> crate::engine::EngineStats {
         self.engine.stats()
@@ -341,6 +361,15 @@ impl KnowledgeBase {
                     error,
                 }
             })?;
+        let cacheable = self.cache.enabled() && self.is_cacheable(name);
+        let generation = self.engine.generation();
+        if cacheable && let Some(value) = self.cache.get(&query, generation) {
+            return Ok(Answer {
+                value,
+                output: String::new(),
+            });
+        }
+        let key = cacheable.then(|| query.clone());
         let outcome =
             self.engine
                 .run(query, self.is_mutating(name))
@@ -358,6 +387,9 @@ impl KnowledgeBase {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
         }
         let value = shape(op, outcome.result, limits.inferences, limits.solutions)?;
+        if let Some(key) = key {
+            self.cache.insert(key, generation, value.clone());
+        }
         Ok(Answer {
             value,
             output: outcome.output,

@@ -12,6 +12,7 @@
 //! ```
 
 mod analysis;
+mod cache;
 pub mod engine;
 pub mod http;
 mod kb;

@@ -78,7 +78,19 @@ fn help_explains_every_flag_with_an_example() {
     ] {
         assert!(stdout.contains(flag), "{flag} missing from:\n{stdout}");
     }
-    assert!(stdout.matches("Example").count() >= 5, "{stdout}");
+    assert!(stdout.matches("Example").count() >= 6, "{stdout}");
+    let (code, stdout, _) = run_charon(&["http", "--help"]);
+    assert_eq!(code, 0);
+    for flag in [
+        "--host",
+        "--port",
+        "--body-limit",
+        "--max-pending",
+        "--log",
+        "--timeout-ms",
+    ] {
+        assert!(stdout.contains(flag), "{flag} missing from:\n{stdout}");
+    }
 }
 
 #[test]

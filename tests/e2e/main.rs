@@ -3,6 +3,7 @@
 //!
 //! One test binary (fewer link steps on 2 cores); modules by subject:
 
+mod cache; // the answer cache: what is cached, invalidation
 mod cli; // the binary: check, exit codes, --help
 mod concurrency; // many threads, visibility and atomicity of changes
 mod examples; // the example knowledge bases and the RBAC generator

@@ -23,7 +23,8 @@ pub fn example(name: &str) -> PathBuf {
     root().join("examples").join(name)
 }
 
-/// Test configuration: short limits so limit tests are quick.
+/// Test configuration: short limits so limit tests are quick, and no answer cache,
+/// so that every call reaches the engine (the cache has tests of its own).
 pub fn config() -> EngineConfig {
     EngineConfig {
         workers: 2,
@@ -33,6 +34,7 @@ pub fn config() -> EngineConfig {
             time: std::time::Duration::from_secs(3),
             memory: Some(1 << 30),
         },
+        answer_cache: 0,
         ..EngineConfig::default()
     }
 }

@@ -86,6 +86,9 @@ pub struct EngineConfig {
     pub recycle_after: u64,
     /// Per-call limits.
     pub limits: Limits,
+    /// Answers of pure read-only operations kept until the database changes
+    /// (0 turns the cache off).
+    pub answer_cache: usize,
 }
 
 impl Default for EngineConfig {
@@ -94,6 +97,7 @@ impl Default for EngineConfig {
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             recycle_after: 50_000,
             limits: Limits::default(),
+            answer_cache: 4096,
         }
     }
 }
@@ -367,6 +371,8 @@ struct Inner {
     counter: AtomicU64,
     started: AtomicU64,
     calls: AtomicU64,
+    /// Mirror of `generation.number`, readable without the lock.
+    published: AtomicU64,
 }
 
 /// Counters of an engine since it started.
@@ -445,6 +451,7 @@ impl Engine {
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
                 calls: AtomicU64::new(0),
+                published: AtomicU64::new(0),
             }),
         })
     }
@@ -460,6 +467,11 @@ impl Engine {
             workers_started: self.inner.started.load(Ordering::Relaxed),
             calls: self.inner.calls.load(Ordering::Relaxed),
         }
+    }
+
+    /// The current database generation: it changes whenever a mutating call commits.
+    pub(crate) fn generation(&self) -> u64 {
+        self.inner.published.load(Ordering::Acquire)
     }
 
     /// Reads the rules of the knowledge base, for the mutation analysis.
@@ -561,6 +573,9 @@ impl Engine {
             let _ = std::fs::remove_file(old);
         }
         generation.number += 1;
+        self.inner
+            .published
+            .store(generation.number, Ordering::Release);
         worker.generation = generation.number;
         Ok(())
     }
