@@ -350,8 +350,24 @@ impl KnowledgeBase {
 
     /// Like [`call`](Self::call), also returning what the goal printed.
     pub fn call_full(&self, name: &str, args: &Value) -> Result<Answer, CallError> {
-        let op = self
-            .operation(name)
+        let prepared = self.prepare(name, args)?;
+        if let Some(value) = self.cached(&prepared) {
+            return Ok(Answer {
+                value,
+                output: String::new(),
+            });
+        }
+        self.run(prepared)
+    }
+
+    /// Validates the arguments of a call and builds its goal, without running it.
+    /// Cheap and non-blocking: an async caller can do this (and [`cached`](Self::cached))
+    /// on its own task, and only hand [`run`](Self::run) to a blocking thread.
+    pub fn prepare(&self, name: &str, args: &Value) -> Result<PreparedCall, CallError> {
+        let (index, op) = self
+            .index
+            .get(name)
+            .map(|&i| (i, &self.report.operations[i]))
             .ok_or_else(|| CallError::UnknownOperation(name.to_string()))?;
         let limits = &self.engine.config().limits;
         let query =
@@ -362,39 +378,64 @@ impl KnowledgeBase {
                 }
             })?;
         let cacheable = self.cache.enabled() && self.is_cacheable(name);
-        let generation = self.engine.generation();
-        if cacheable && let Some(value) = self.cache.get(&query, generation) {
-            return Ok(Answer {
-                value,
-                output: String::new(),
-            });
+        Ok(PreparedCall {
+            index,
+            query,
+            cacheable,
+            generation: self.engine.generation(),
+        })
+    }
+
+    /// The cached answer of a prepared call, if the cache holds one for the current
+    /// state of the database.
+    pub fn cached(&self, call: &PreparedCall) -> Option<Value> {
+        if !call.cacheable {
+            return None;
         }
-        let key = cacheable.then(|| query.clone());
-        let outcome =
-            self.engine
-                .run(query, self.is_mutating(name))
-                .map_err(|error| match error {
-                    EngineError::TimeLimit(limit) => CallError::TimeLimit {
-                        operation: op.name.clone(),
-                        limit,
-                    },
-                    error => CallError::Engine {
-                        operation: op.name.clone(),
-                        error,
-                    },
-                })?;
+        self.cache.get(&call.query, self.engine.generation())
+    }
+
+    /// Runs a prepared call on the engine (blocking until it answers or a limit hits).
+    pub fn run(&self, call: PreparedCall) -> Result<Answer, CallError> {
+        let op = &self.report.operations[call.index];
+        let limits = &self.engine.config().limits;
+        let key = call.cacheable.then(|| call.query.clone());
+        let outcome = self
+            .engine
+            .run(call.query, self.is_mutating(&op.name))
+            .map_err(|error| match error {
+                EngineError::TimeLimit(limit) => CallError::TimeLimit {
+                    operation: op.name.clone(),
+                    limit,
+                },
+                error => CallError::Engine {
+                    operation: op.name.clone(),
+                    error,
+                },
+            })?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
         }
         let value = shape(op, outcome.result, limits.inferences, limits.solutions)?;
         if let Some(key) = key {
-            self.cache.insert(key, generation, value.clone());
+            // Tagged with the generation seen before the run (see `cache`).
+            self.cache.insert(key, call.generation, value.clone());
         }
         Ok(Answer {
             value,
             output: outcome.output,
         })
     }
+}
+
+/// A call whose arguments are validated and whose goal is built; see
+/// [`KnowledgeBase::prepare`].
+#[derive(Debug, Clone)]
+pub struct PreparedCall {
+    index: usize,
+    query: String,
+    cacheable: bool,
+    generation: u64,
 }
 
 /// Builds `'$charon_once'(sol(O0,…), name(…), Limit, R).` or the `'$charon_all'` form.

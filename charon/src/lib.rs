@@ -20,5 +20,5 @@ pub mod term;
 
 pub use charon_pldoc as pldoc;
 pub use engine::{EngineConfig, EngineError, EngineStats, Limits};
-pub use kb::{Answer, ArgumentError, CallError, KnowledgeBase, LoadError};
+pub use kb::{Answer, ArgumentError, CallError, KnowledgeBase, LoadError, PreparedCall};
 pub use pldoc::{Operation, Report};

@@ -175,16 +175,23 @@ async fn call_inner(app: &Arc<App>, name: &Arc<str>, req: Request) -> Result<Val
         };
         merge(name, &mut args, fields)?;
     }
+    let prepared = app
+        .kb
+        .prepare(name, &Value::Object(args))
+        .map_err(|e| Problem::from_call(&e))?;
+    // A cached answer needs no engine, no queue place and no blocking thread.
+    if let Some(value) = app.kb.cached(&prepared) {
+        return Ok(value);
+    }
     let permit = app
         .pending
         .clone()
         .try_acquire_owned()
         .map_err(|_| Problem::overloaded(app.options.max_pending))?;
     let kb = app.kb.clone();
-    let name = name.clone();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        kb.call(&name, &Value::Object(args))
+        kb.run(prepared).map(|answer| answer.value)
     })
     .await
     .map_err(|e| Problem::internal(e.to_string()))?
