@@ -25,6 +25,11 @@ enum Command {
     ///
     /// Example: charon http examples/meds.pl --port 8080
     Http(HttpArgs),
+    /// Serve the knowledge base as an MCP server: one tool per operation and the
+    /// resource charon://source, over streamable HTTP at /mcp or over stdio.
+    ///
+    /// Example: charon mcp examples/meds.pl --stdio
+    Mcp(McpArgs),
     /// Print the OpenAPI 3.1 document of the knowledge base's HTTP API (or write it to
     /// FILE) and exit. Nothing else is written to stdout.
     ///
@@ -68,6 +73,33 @@ struct HttpArgs {
     /// Calls that may wait for the engine at once (503 beyond). Example: --max-pending 256
     #[arg(long, value_name = "N", default_value_t = 1024)]
     max_pending: usize,
+    #[command(flatten)]
+    common: Common,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+struct McpArgs {
+    /// The knowledge base (a .pl file).
+    kb: PathBuf,
+    /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
+    ///
+    /// Example: --stdio
+    #[arg(long, conflicts_with_all = ["host", "port"])]
+    stdio: bool,
+    /// Address to bind for streamable HTTP at /mcp. Anything but loopback makes the
+    /// whole knowledge base queryable by anyone who can reach the port, and adds this
+    /// host to the accepted Host/Origin values.
+    ///
+    /// Example: --host 0.0.0.0
+    #[arg(long)]
+    host: Option<String>,
+    /// Port to bind for streamable HTTP (0 picks a free one; the address is logged).
+    ///
+    /// Example: --port 8080
+    #[arg(long)]
+    port: Option<u16>,
     #[command(flatten)]
     common: Common,
     #[command(flatten)]
@@ -145,6 +177,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check(args),
         Command::Http(args) => http(args),
+        Command::Mcp(args) => mcp(args),
         Command::Openapi(args) => openapi(args),
     }
 }
@@ -194,6 +227,37 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
         max_pending: args.max_pending.max(1),
     };
     let app = charon::http::router_with(kb, options);
+    serve(&args.host, args.port, |_| app)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
+    init_logging(&args.common.log);
+    let kb = std::sync::Arc::new(load(&args.kb, args.limits.config())?);
+    let server = charon::mcp::McpServer::new(kb);
+    if args.stdio {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?;
+        runtime.block_on(charon::mcp::serve_stdio(server))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let host = args.host.unwrap_or_else(|| "127.0.0.1".into());
+    let bind_host = host.clone();
+    serve(&host, args.port.unwrap_or(3000), move |addr| {
+        let config = charon::mcp::http_config(&bind_host, addr.port());
+        axum::Router::new().nest_service("/mcp", charon::mcp::http_service(server, config))
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Binds `host:port`, builds the app for the bound address, serves it until Ctrl-C
+/// or SIGTERM. Warns when the address is not loopback.
+fn serve(
+    host: &str,
+    port: u16,
+    app: impl FnOnce(std::net::SocketAddr) -> axum::Router,
+) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -201,9 +265,9 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
         // Handlers are installed before the address is announced, so a signal sent as
         // soon as the server is up is never lost.
         let shutdown = shutdown_signal()?;
-        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+        let listener = tokio::net::TcpListener::bind((host, port))
             .await
-            .with_context(|| format!("cannot bind {}:{}", args.host, args.port))?;
+            .with_context(|| format!("cannot bind {host}:{port}"))?;
         let addr = listener.local_addr()?;
         if !addr.ip().is_loopback() {
             tracing::warn!(
@@ -211,13 +275,12 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
             );
         }
         tracing::info!("listening on http://{addr}");
-        axum::serve(listener, app)
+        axum::serve(listener, app(addr))
             .with_graceful_shutdown(shutdown)
             .await?;
         tracing::info!("stopped");
         anyhow::Ok(())
-    })?;
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 /// A future that resolves on Ctrl-C (SIGINT) or SIGTERM; the handlers are installed

@@ -16,6 +16,7 @@ mod cache;
 pub mod engine;
 pub mod http;
 mod kb;
+pub mod mcp;
 pub mod term;
 
 pub use charon_pldoc as pldoc;

@@ -10,6 +10,7 @@ mod examples; // the example knowledge bases and the RBAC generator
 mod hostile; // values that try to become code come back as data
 mod http; // SPEC §5/§6 through Router::oneshot, answers checked against the document
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
+mod mcp; // SPEC §7: tools from the model, Host/Origin checks (sessions: tests/mcp/)
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line
 mod shapes; // SPEC §4: the determinism table

@@ -1,0 +1,139 @@
+//! SPEC §7 through the library: the tool list rendered from the operation model, and
+//! the streamable HTTP transport's DNS-rebinding protection (Host and Origin).
+//! Whole sessions with real clients are in tests/mcp/ (run by scripts/api-checks.sh).
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use charon::KnowledgeBase;
+use charon::mcp::{McpServer, http_config, http_service};
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+use crate::util::{config, example};
+
+fn server() -> McpServer {
+    let kb = KnowledgeBase::load_with(example("library.pl"), config()).expect("loads");
+    McpServer::new(Arc::new(kb))
+}
+
+#[test]
+fn tools_are_the_operations_with_the_openapi_request_schemas() {
+    let server = server();
+    let kb = KnowledgeBase::load_with(example("library.pl"), config()).expect("loads");
+    let doc = charon::http::openapi::document(&kb.title(), kb.operations());
+    let names: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
+    let ops: Vec<&str> = kb.operations().iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ops);
+    let put = server
+        .tools()
+        .iter()
+        .find(|t| t.name == "put_book")
+        .expect("put_book");
+    let body =
+        &doc["paths"]["/put_book"]["put"]["requestBody"]["content"]["application/json"]["schema"];
+    assert_eq!(&Value::Object((*put.input_schema).clone()), body);
+    assert_eq!(
+        put.annotations.as_ref().and_then(|a| a.idempotent_hint),
+        Some(true)
+    );
+    let get = server
+        .tools()
+        .iter()
+        .find(|t| t.name == "get_book")
+        .expect("get_book");
+    assert_eq!(
+        get.annotations.as_ref().and_then(|a| a.read_only_hint),
+        Some(true)
+    );
+    let del = server
+        .tools()
+        .iter()
+        .find(|t| t.name == "delete_book")
+        .expect("delete_book");
+    assert_eq!(
+        del.annotations.as_ref().and_then(|a| a.destructive_hint),
+        Some(true)
+    );
+    let out = get.output_schema.as_ref().expect("output schema");
+    assert_eq!(
+        out.get("properties").and_then(|p| p.get("result")),
+        Some(
+            &doc["paths"]["/get_book"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        )
+    );
+}
+
+fn initialize(host: &str, origin: Option<&str>) -> Request<Body> {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}
+    });
+    let mut req = Request::post("/mcp")
+        .header(header::HOST, host)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "application/json, text/event-stream");
+    if let Some(origin) = origin {
+        req = req.header(header::ORIGIN, origin);
+    }
+    req.body(Body::from(body.to_string())).expect("request")
+}
+
+async fn status(app: &Router, req: Request<Body>) -> StatusCode {
+    app.clone().oneshot(req).await.expect("infallible").status()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_over_http_rejects_a_foreign_host_and_a_foreign_origin() {
+    let app = Router::new().nest_service(
+        "/mcp",
+        http_service(server(), http_config("127.0.0.1", 3000)),
+    );
+    assert_eq!(
+        status(&app, initialize("127.0.0.1:3000", None)).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        status(
+            &app,
+            initialize("localhost:3000", Some("http://localhost:5173"))
+        )
+        .await,
+        StatusCode::OK
+    );
+    let foreign_host = status(&app, initialize("evil.example:3000", None)).await;
+    assert!(foreign_host.is_client_error(), "{foreign_host}");
+    let foreign_origin = status(
+        &app,
+        initialize("127.0.0.1:3000", Some("http://evil.example")),
+    )
+    .await;
+    assert!(foreign_origin.is_client_error(), "{foreign_origin}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn binding_a_public_host_accepts_that_host_too() {
+    let app = Router::new().nest_service(
+        "/mcp",
+        http_service(server(), http_config("10.1.2.3", 8080)),
+    );
+    assert_eq!(
+        status(
+            &app,
+            initialize("10.1.2.3:8080", Some("http://10.1.2.3:8080"))
+        )
+        .await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        status(&app, initialize("127.0.0.1:8080", None)).await,
+        StatusCode::OK
+    );
+    assert!(
+        status(&app, initialize("evil.example", None))
+            .await
+            .is_client_error()
+    );
+}
