@@ -2,7 +2,14 @@
 //!
 //! Every predicate documented with a PlDoc mode line becomes an [`Operation`]
 //! (see [`pldoc`]); [`KnowledgeBase::call`] runs one with JSON arguments and returns
-//! its JSON answer, shaped by the declared determinism.
+//! its JSON answer, shaped by the declared determinism. The same operations are
+//! served over HTTP by [`http::router`] (with the OpenAPI document of
+//! [`http::openapi`]) and over MCP by [`mcp::McpServer`].
+//!
+//! * [`pldoc`]: PlDoc parsing, the operation model, JSON Schemas (no engine);
+//! * [`term`]: JSON ↔ Prolog by declared type;
+//! * [`engine`]: the worker processes that run scryer-prolog, and their limits;
+//! * [`http`], [`mcp`]: the surfaces.
 //!
 //! ```no_run
 //! let kb = charon::KnowledgeBase::load("examples/meds.pl")?;

@@ -234,3 +234,30 @@ fn http_with_a_broken_kb_exits_non_zero_and_binds_nothing() {
     std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port is still free");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn mcp_stdio_cannot_be_combined_with_host_or_port() {
+    let (code, _, stderr) = run_charon(&["mcp", "examples/meds.pl", "--stdio", "--port", "4000"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--stdio") && stderr.contains("--port"),
+        "{stderr}"
+    );
+    let (code, _, stderr) =
+        run_charon(&["mcp", "examples/meds.pl", "--stdio", "--host", "0.0.0.0"]);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+#[test]
+fn mcp_on_a_non_loopback_address_warns() {
+    let (mut child, stderr, rx) = start_http(&[
+        "mcp",
+        "examples/meds.pl",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+    ]);
+    assert!(stderr.contains("not a loopback address"), "{stderr}");
+    assert_eq!(sigterm(&mut child, &rx), 0);
+}
