@@ -63,9 +63,10 @@ fn raw(c: &mut Criterion) {
 fn charon(c: &mut Criterion) {
     let config = charon::EngineConfig {
         workers: 1,
+        answer_cache: 0,
         ..charon::EngineConfig::default()
     };
-    let kb = charon::KnowledgeBase::load_with(rbac(), config).expect("rbac loads");
+    let kb = charon::KnowledgeBase::load_with(rbac(), config.clone()).expect("rbac loads");
     let point = json!({"User": "user_0042", "Perm": "deploy"});
     let list = json!({"Perm": "deploy"});
     assert_eq!(
@@ -81,6 +82,20 @@ fn charon(c: &mut Criterion) {
     );
 
     let mut group = c.benchmark_group("charon_call");
+    group.bench_function("point", |b| {
+        b.iter(|| black_box(kb.call("get_user_has_permission", &point).expect("point")))
+    });
+    group.bench_function("list", |b| {
+        b.iter(|| black_box(kb.call("users_with_permission", &list).expect("list")))
+    });
+    group.finish();
+
+    let cached = charon::EngineConfig {
+        answer_cache: 4096,
+        ..config
+    };
+    let kb = charon::KnowledgeBase::load_with(rbac(), cached).expect("rbac loads");
+    let mut group = c.benchmark_group("charon_cached");
     group.bench_function("point", |b| {
         b.iter(|| black_box(kb.call("get_user_has_permission", &point).expect("point")))
     });

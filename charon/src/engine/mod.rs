@@ -54,7 +54,10 @@ use crate::term::PlTerm;
 
 const WRAPPER: &str = include_str!("wrapper.pl");
 
-/// How long a caller checks for an answer before sleeping on the pipe.
+/// How long a caller checks for an answer before sleeping on the pipe, when it is
+/// the only call in flight. Under concurrency nobody spins: the cores are better
+/// spent on the other calls (measured: 29.6k point calls/s without spinning against
+/// 18.5k with it, at 16 connections on 2 cores).
 const SPIN: Duration = Duration::from_micros(50);
 
 /// Limits on one call; all configurable (SPEC §4).
@@ -211,6 +214,16 @@ impl Worker {
     }
 
     fn request(&mut self, request: &Request, timeout: Duration) -> Result<Response, Failure> {
+        self.request_spinning(request, timeout, Duration::ZERO)
+    }
+
+    /// Like `request`, checking for the answer without sleeping for `spin` first.
+    fn request_spinning(
+        &mut self,
+        request: &Request,
+        timeout: Duration,
+        spin: Duration,
+    ) -> Result<Response, Failure> {
         let mut line = serde_json::to_vec(request).map_err(|e| Failure::Died(e.to_string()))?;
         line.push(b'\n');
         if let Err(e) = self
@@ -221,7 +234,7 @@ impl Worker {
             self.kill();
             return Err(Failure::Died(format!("worker pipe closed: {e}")));
         }
-        match self.read_line(Instant::now() + timeout) {
+        match self.read_line(Instant::now() + timeout, spin) {
             Ok(line) => match serde_json::from_slice::<Response>(&line) {
                 Ok(Response::Crashed { message }) => {
                     self.kill();
@@ -246,7 +259,8 @@ impl Worker {
 
     /// Reads one line from the worker, waiting at most until `deadline`. The caller's
     /// thread reads the pipe itself (no reader thread: one wake-up less per call).
-    fn read_line(&mut self, deadline: Instant) -> Result<Vec<u8>, Failure> {
+    fn read_line(&mut self, deadline: Instant, spin: Duration) -> Result<Vec<u8>, Failure> {
+        let mut spin_until = Instant::now() + spin;
         let mut scanned = 0;
         loop {
             if let Some(pos) = self.pending[scanned..].iter().position(|&b| b == b'\n') {
@@ -265,7 +279,6 @@ impl Worker {
             let ms = i32::try_from(remaining.as_millis().max(1)).unwrap_or(i32::MAX);
             // Most answers arrive within microseconds: check without sleeping for a
             // short while first, since a wake-up from poll costs tens of microseconds.
-            let spin_until = Instant::now() + SPIN;
             let mut ready = 0;
             while Instant::now() < spin_until {
                 // SAFETY: one valid pollfd for a descriptor this worker owns.
@@ -275,6 +288,7 @@ impl Worker {
                 }
                 std::hint::spin_loop();
             }
+            spin_until = Instant::now();
             if ready == 0 {
                 // SAFETY: as above.
                 ready = unsafe { libc::poll(&mut pfd, 1, ms) };
@@ -346,6 +360,32 @@ fn load_message(kb: &Path, messages: &str) -> String {
     }
 }
 
+/// Counts a call in flight for as long as it lives.
+struct InFlight<'a> {
+    counter: &'a std::sync::atomic::AtomicUsize,
+    alone: bool,
+}
+
+impl<'a> InFlight<'a> {
+    fn enter(counter: &'a std::sync::atomic::AtomicUsize) -> Self {
+        let before = counter.fetch_add(1, Ordering::AcqRel);
+        InFlight {
+            counter,
+            alone: before == 0,
+        }
+    }
+
+    fn alone(&self) -> bool {
+        self.alone
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.counter.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Files the workers read.
 #[derive(Debug)]
 struct Files {
@@ -377,6 +417,8 @@ struct Inner {
     calls: AtomicU64,
     /// Mirror of `generation.number`, readable without the lock.
     published: AtomicU64,
+    /// Calls between the start of `run` and its end.
+    in_flight: std::sync::atomic::AtomicUsize,
 }
 
 /// Counters of an engine since it started.
@@ -456,6 +498,7 @@ impl Engine {
                 started: AtomicU64::new(initial),
                 calls: AtomicU64::new(0),
                 published: AtomicU64::new(0),
+                in_flight: std::sync::atomic::AtomicUsize::new(0),
             }),
         })
     }
@@ -504,6 +547,12 @@ impl Engine {
         let limit = self.inner.config.limits.time;
         let deadline = Instant::now() + limit;
         self.inner.calls.fetch_add(1, Ordering::Relaxed);
+        let in_flight = InFlight::enter(&self.inner.in_flight);
+        let spin = if in_flight.alone() {
+            SPIN
+        } else {
+            Duration::ZERO
+        };
         let _shared;
         let _exclusive;
         if mutating {
@@ -524,7 +573,11 @@ impl Engine {
             return Err(self.failed(f, limit));
         }
         let remaining = deadline.saturating_duration_since(Instant::now());
-        match worker.request(&Request::Run { query }, remaining) {
+        let request = Request::Run {
+            query,
+            spin_us: spin.as_micros() as u64,
+        };
+        match worker.request_spinning(&request, remaining, spin) {
             Ok(Response::Ran { result, output }) => {
                 if mutating {
                     let committed = matches!(&result, Some(PlTerm::Compound(ok, _)) if ok == "ok");

@@ -13,8 +13,9 @@ use crate::term::PlTerm;
 pub(crate) enum Request {
     /// Consult the wrapper, then the knowledge base.
     Load { wrapper: String, kb: String },
-    /// Run one goal; the binding of its variable `R` comes back.
-    Run { query: String },
+    /// Run one goal; the binding of its variable `R` comes back. After answering, the
+    /// worker checks for the next request without sleeping for `spin_us` µs.
+    Run { query: String, spin_us: u64 },
     /// Write the dynamic database to `file`.
     Dump { file: String },
     /// Replace the dynamic database with the clauses in `file`.

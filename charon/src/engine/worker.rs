@@ -77,9 +77,10 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
     );
     let mut machine = MachineBuilder::default().with_streams(streams).build();
     let mut requests = std::io::BufReader::new(std::io::stdin().lock());
+    let mut spin = std::time::Duration::ZERO;
     loop {
-        if requests.buffer().is_empty() {
-            spin_until_readable(0);
+        if requests.buffer().is_empty() && !spin.is_zero() {
+            spin_until_readable(0, spin);
         }
         let mut line = String::new();
         match requests.read_line(&mut line) {
@@ -88,6 +89,10 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
         }
         let response = match serde_json::from_str::<Request>(&line) {
             Ok(request) => {
+                spin = match &request {
+                    Request::Run { spin_us, .. } => std::time::Duration::from_micros(*spin_us),
+                    _ => std::time::Duration::ZERO,
+                };
                 match std::panic::catch_unwind(AssertUnwindSafe(|| {
                     handle(&mut machine, &output, request)
                 })) {
@@ -113,10 +118,10 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
     }
 }
 
-/// Checks `fd` without sleeping for a few tens of microseconds: the next request
-/// often follows at once, and waking from a blocking read costs more than that.
-fn spin_until_readable(fd: i32) {
-    let until = std::time::Instant::now() + std::time::Duration::from_micros(50);
+/// Checks `fd` without sleeping for a while: when calls come one at a time, the next
+/// request often follows at once, and waking from a blocking read costs more.
+fn spin_until_readable(fd: i32, spin: std::time::Duration) {
+    let until = std::time::Instant::now() + spin;
     let mut pfd = libc::pollfd {
         fd,
         events: libc::POLLIN,
@@ -152,7 +157,7 @@ fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request
                 messages: take_output(output),
             }
         }
-        Request::Run { query } => {
+        Request::Run { query, .. } => {
             let result = run_all(machine, query)
                 .into_iter()
                 .find_map(|mut b| b.remove("R"))
