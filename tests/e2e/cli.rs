@@ -261,3 +261,25 @@ fn mcp_on_a_non_loopback_address_warns() {
     assert!(stderr.contains("not a loopback address"), "{stderr}");
     assert_eq!(sigterm(&mut child, &rx), 0);
 }
+
+#[test]
+fn a_failing_directive_is_a_one_line_load_error() {
+    let dir = std::env::temp_dir().join(format!("charon-directive-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let kb = dir.join("needs.pl");
+    std::fs::write(
+        &kb,
+        ":- use_module(library(nonexistent)).\n%! p(-X:int) is det.\np(1).\n",
+    )
+    .expect("write");
+    let (code, stdout, stderr) = run_charon(&["check", kb.to_str().expect("utf-8")]);
+    assert_ne!(code, 0);
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("needs.pl: the knowledge base failed to load"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("existence_error"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}

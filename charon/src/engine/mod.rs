@@ -174,7 +174,12 @@ impl Worker {
             .spawn(move || {
                 for line in BufReader::new(stderr).lines() {
                     let Ok(line) = line else { break };
-                    tracing::warn!(target: "charon::engine", worker = pid, "{line}");
+                    if line.contains("discontiguous") {
+                        // scryer keeps only the last group of such clauses.
+                        tracing::warn!(target: "charon::engine", worker = pid, "{line} (only the last group of clauses is kept: declare the predicate `:- discontiguous(Name/Arity).` to keep them all)");
+                    } else {
+                        tracing::warn!(target: "charon::engine", worker = pid, "{line}");
+                    }
                 }
             })
             .map_err(|e| EngineError::Spawn(e.to_string()))?;
@@ -352,7 +357,13 @@ fn load_message(kb: &Path, messages: &str) -> String {
             None => format!("{file}: syntax error: {what}"),
         };
     }
-    let detail = messages.trim();
+    // One line: the binary prints this as its one-line cause.
+    let detail = messages
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
     if detail.is_empty() {
         format!("{file}: the knowledge base failed to load")
     } else {
