@@ -338,6 +338,12 @@ impl KnowledgeBase {
         self.engine.stats()
     }
 
+    /// Process ids of the engine workers that are idle at this moment (for
+    /// monitoring; busy workers are not listed).
+    pub fn idle_worker_pids(&self) -> Vec<u32> {
+        self.engine.idle_worker_pids()
+    }
+
     /// The engine configuration in force.
     pub fn config(&self) -> &EngineConfig {
         self.engine.config()

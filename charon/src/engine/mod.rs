@@ -527,6 +527,12 @@ impl Engine {
         }
     }
 
+    /// Process ids of the workers that are idle right now.
+    pub(crate) fn idle_worker_pids(&self) -> Vec<u32> {
+        let idle = self.inner.idle.lock().unwrap_or_else(|p| p.into_inner());
+        idle.iter().map(|w| w.child.id()).collect()
+    }
+
     /// The current database generation: it changes whenever a mutating call commits.
     pub(crate) fn generation(&self) -> u64 {
         self.inner.published.load(Ordering::Acquire)
