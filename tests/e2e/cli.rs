@@ -283,3 +283,18 @@ fn a_failing_directive_is_a_one_line_load_error() {
     assert!(stderr.contains("existence_error"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn rust_log_overrides_the_log_flag() {
+    let out = std::process::Command::new(crate::util::charon_bin())
+        .args(["openapi", "examples/meds.pl", "--log", "error"])
+        .current_dir(crate::util::root())
+        .env("RUST_LOG", "info")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("operation(s) exposed"), "{stderr}");
+    let (_, _, quiet) = run_charon(&["openapi", "examples/meds.pl", "--log", "error"]);
+    assert!(!quiet.contains("operation(s) exposed"), "{quiet}");
+}

@@ -68,6 +68,7 @@ pub fn run_charon(args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(charon_bin())
         .args(args)
         .current_dir(root())
+        .env_remove("RUST_LOG")
         .output()
         .expect("charon runs");
     (
