@@ -434,6 +434,33 @@ impl KnowledgeBase {
     }
 }
 
+impl KnowledgeBase {
+    /// Runs a prepared call from async code. On a multi-threaded tokio runtime the
+    /// call blocks in place (the runtime moves its other tasks to another thread),
+    /// which saves a thread hand-off per call; elsewhere it runs on the blocking pool.
+    pub async fn run_async(
+        self: &std::sync::Arc<Self>,
+        call: PreparedCall,
+    ) -> Result<Answer, CallError> {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        let multi_thread = Handle::try_current()
+            .map(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread)
+            .unwrap_or(false);
+        if multi_thread {
+            return tokio::task::block_in_place(|| self.run(call));
+        }
+        let kb = self.clone();
+        tokio::task::spawn_blocking(move || kb.run(call))
+            .await
+            .unwrap_or_else(|e| {
+                Err(CallError::Engine {
+                    operation: String::new(),
+                    error: EngineError::Crashed(format!("the call's thread failed: {e}")),
+                })
+            })
+    }
+}
+
 /// A call whose arguments are validated and whose goal is built; see
 /// [`KnowledgeBase::prepare`].
 #[derive(Debug, Clone)]

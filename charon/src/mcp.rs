@@ -63,12 +63,7 @@ impl McpServer {
         };
         let answer = match self.kb.cached(&prepared) {
             Some(value) => Ok(value),
-            None => {
-                let kb = self.kb.clone();
-                tokio::task::spawn_blocking(move || kb.run(prepared).map(|a| a.value))
-                    .await
-                    .map_err(|e| McpError::internal_error(e.to_string(), None))?
-            }
+            None => self.kb.run_async(prepared).await.map(|a| a.value),
         };
         Ok(match answer {
             Ok(value) => CallToolResult::structured(json!({ "result": value })),

@@ -602,3 +602,12 @@ async fn answers_of_every_example_fit_the_document() {
         assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.body);
     }
 }
+
+#[tokio::test]
+async fn works_on_a_current_thread_runtime_too() {
+    // Engine calls block in place on a multi-threaded runtime; here they must go to
+    // the blocking pool instead (block_in_place would panic).
+    let api = Api::load(fixture("types.pl"));
+    let r = api.post("/det1", json!({"X": 1})).await;
+    assert_eq!((r.status, r.body), (StatusCode::OK, json!(2)));
+}

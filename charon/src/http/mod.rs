@@ -188,14 +188,9 @@ async fn call_inner(app: &Arc<App>, name: &Arc<str>, req: Request) -> Result<Val
         .clone()
         .try_acquire_owned()
         .map_err(|_| Problem::overloaded(app.options.max_pending))?;
-    let kb = app.kb.clone();
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        kb.run(prepared).map(|answer| answer.value)
-    })
-    .await
-    .map_err(|e| Problem::internal(e.to_string()))?
-    .map_err(|e| Problem::from_call(&e))
+    let answer = app.kb.run_async(prepared).await;
+    drop(permit);
+    answer.map(|a| a.value).map_err(|e| Problem::from_call(&e))
 }
 
 /// The JSON body, if there is one (an empty body is no body).
