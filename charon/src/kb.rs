@@ -449,12 +449,13 @@ impl KnowledgeBase {
         if multi_thread {
             return tokio::task::block_in_place(|| self.run(call));
         }
+        let operation = self.report.operations[call.index].name.clone();
         let kb = self.clone();
         tokio::task::spawn_blocking(move || kb.run(call))
             .await
             .unwrap_or_else(|e| {
                 Err(CallError::Engine {
-                    operation: String::new(),
+                    operation,
                     error: EngineError::Crashed(format!("the call's thread failed: {e}")),
                 })
             })
