@@ -611,3 +611,37 @@ async fn works_on_a_current_thread_runtime_too() {
     let r = api.post("/det1", json!({"X": 1})).await;
     assert_eq!((r.status, r.body), (StatusCode::OK, json!(2)));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_payloads_are_refused_and_the_server_stays_up() {
+    let api = types();
+    // Nesting deeper than the JSON parser allows.
+    let deep = format!("{{\"In\": {}{}}}", "[".repeat(5000), "]".repeat(5000));
+    let r = api
+        .raw(
+            Request::post("/echo_list")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(deep))
+                .expect("req"),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    check_problem(&r);
+    // Thousands of unknown keys.
+    let mut many = serde_json::Map::new();
+    for i in 0..20_000 {
+        many.insert(format!("K{i}"), json!(i));
+    }
+    let r = api.post("/det1", Value::Object(many)).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    // A long query string of repeated keys.
+    let uri = format!("/echo_list_int?{}", "In=1&".repeat(5_000));
+    let r = api.send(Method::POST, &uri, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body.as_array().map(Vec::len), Some(5_000));
+    // A goal that tries to run away, then a normal call.
+    let r = api.post("/spin", json!({})).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let r = api.post("/det1", json!({"X": 1})).await;
+    assert_eq!((r.status, r.body), (StatusCode::OK, json!(2)));
+}
