@@ -24,16 +24,19 @@ pub(crate) const MEMORY_ENV: &str = "CHARON_WORKER_MEMORY";
 #[ctor::ctor(unsafe)]
 fn worker_entry() {
     if std::env::var_os(WORKER_ENV).is_some_and(|v| v == "1") {
+        // SAFETY: this runs before main, on the only thread. Programs the knowledge
+        // base starts (shell/1) must not inherit worker mode.
+        unsafe { std::env::remove_var(WORKER_ENV) };
         std::process::exit(serve());
     }
 }
 
 /// Serves requests until stdin closes; returns the exit status.
 fn serve() -> i32 {
-    if let Some(bytes) = std::env::var(MEMORY_ENV)
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-    {
+    let memory = std::env::var(MEMORY_ENV).ok();
+    // SAFETY: still before main, on the only thread.
+    unsafe { std::env::remove_var(MEMORY_ENV) };
+    if let Some(bytes) = memory.and_then(|v| v.parse::<u64>().ok()) {
         let limit = libc::rlimit {
             rlim_cur: bytes as libc::rlim_t,
             rlim_max: bytes as libc::rlim_t,
