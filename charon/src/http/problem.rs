@@ -33,6 +33,11 @@ impl Problem {
         }
     }
 
+    /// A problem of one kind: (status, slug of the `type`, title).
+    fn of(kind: (StatusCode, &'static str, &'static str), detail: String) -> Self {
+        Problem::new(kind.0, kind.1, kind.2, detail)
+    }
+
     fn with(mut self, key: &'static str, value: impl Into<String>) -> Self {
         self.extra.push((key, value.into()));
         self
@@ -140,43 +145,50 @@ impl Problem {
             CallError::Arguments { operation, error } => {
                 Problem::bad_arguments(operation, error.argument(), detail)
             }
-            CallError::Exception { operation, .. } => Problem::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "prolog-exception",
-                "Prolog exception",
-                detail,
-            )
-            .with("operation", operation),
+            CallError::Exception { operation, .. } => {
+                let kind = (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "prolog-exception",
+                    "Prolog exception",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
             // A det operation without an answer for these arguments is "not found":
             // the request was well formed, the knowledge base has nothing for it.
-            CallError::DetFailed { operation } => Problem::new(
-                StatusCode::NOT_FOUND,
-                "det-failed",
-                "Deterministic operation failed",
-                format!("{detail}: the knowledge base has no answer for these arguments"),
-            )
-            .with("operation", operation),
-            CallError::InferenceLimit { operation, .. } => Problem::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "inference-limit",
-                "Inference limit exceeded",
-                detail,
-            )
-            .with("operation", operation),
-            CallError::TooManySolutions { operation, .. } => Problem::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "too-many-solutions",
-                "Too many solutions",
-                detail,
-            )
-            .with("operation", operation),
-            CallError::TimeLimit { operation, .. } => Problem::new(
-                StatusCode::GATEWAY_TIMEOUT,
-                "time-limit",
-                "Time limit exceeded",
-                detail,
-            )
-            .with("operation", operation),
+            CallError::DetFailed { operation } => {
+                let kind = (
+                    StatusCode::NOT_FOUND,
+                    "det-failed",
+                    "Deterministic operation failed",
+                );
+                let detail =
+                    format!("{detail}: the knowledge base has no answer for these arguments");
+                Problem::of(kind, detail).with("operation", operation)
+            }
+            CallError::InferenceLimit { operation, .. } => {
+                let kind = (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "inference-limit",
+                    "Inference limit exceeded",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
+            CallError::TooManySolutions { operation, .. } => {
+                let kind = (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "too-many-solutions",
+                    "Too many solutions",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
+            CallError::TimeLimit { operation, .. } => {
+                let kind = (
+                    StatusCode::GATEWAY_TIMEOUT,
+                    "time-limit",
+                    "Time limit exceeded",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
             CallError::Output {
                 operation,
                 argument,
