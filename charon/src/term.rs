@@ -146,7 +146,8 @@ fn write_list(goal: &mut GoalText, inner: &Type, items: &[Value]) -> Result<(), 
     Ok(())
 }
 
-fn is_integer_text(text: &str) -> bool {
+/// Whether `text` is an integer literal (optional `-`, digits).
+pub(crate) fn is_integer_text(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }

@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::pldoc::{Operation, Type};
+use crate::term::is_integer_text;
 
 /// Why a query string cannot be turned into arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,12 +73,9 @@ fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, Query
 fn scalar_value(ty: &Type, text: &str) -> Value {
     let parsed = match ty {
         Type::Atom | Type::String => None,
-        Type::Int => {
-            let digits = text.strip_prefix('-').unwrap_or(text);
-            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| serde_json::from_str::<Value>(text).ok())
-                .flatten()
-        }
+        Type::Int => is_integer_text(text)
+            .then(|| serde_json::from_str::<Value>(text).ok())
+            .flatten(),
         Type::Float | Type::Number => text
             .parse::<f64>()
             .ok()
