@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use charon::{CallError, EngineError, KnowledgeBase};
+use charon::{CallError, KnowledgeBase};
 use serde_json::json;
 
 use crate::util::{config, fixture};
@@ -190,10 +190,4 @@ fn output_is_captured_not_printed() {
     // Output of one call does not leak into the next.
     let next = kb.call_full("det1", &json!({"X": 1})).expect("det1");
     assert_eq!(next.output, "");
-}
-
-#[test]
-fn engine_errors_display_a_cause() {
-    let e = EngineError::TimeLimit(Duration::from_secs(1));
-    assert!(e.to_string().contains("time limit"));
 }
