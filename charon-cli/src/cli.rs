@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context as _;
+use charon::{EngineConfig, Limits};
 use clap::{Args, Parser, Subcommand};
 
 /// Turn a Prolog knowledge base into typed APIs.
@@ -68,11 +69,8 @@ struct HttpArgs {
     #[arg(long, default_value_t = 3000)]
     port: u16,
     /// Largest request body in bytes (413 beyond). Example: --body-limit 65536
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    #[arg(long, value_name = "BYTES", default_value_t = charon::http::HttpOptions::default().body_limit)]
     body_limit: usize,
-    /// Calls that may wait for the engine at once (503 beyond). Example: --max-pending 256
-    #[arg(long, value_name = "N", default_value_t = 1024)]
-    max_pending: usize,
     #[command(flatten)]
     common: Common,
     #[command(flatten)]
@@ -126,34 +124,39 @@ struct Common {
     log: String,
 }
 
-/// Per-call limits.
+/// Per-call limits (defaults are the library's `EngineConfig::default()`).
 #[derive(Debug, Args)]
 struct LimitArgs {
     /// Wall-clock time limit per call, in milliseconds. Example: --timeout-ms 2000
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().time.as_millis() as u64)]
     timeout_ms: u64,
     /// Inference limit per call. Example: --max-inferences 1000000
-    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().inferences)]
     max_inferences: u64,
     /// Most solutions collected for a nondet operation. Example: --max-solutions 500
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().solutions)]
     max_solutions: usize,
     /// Engine worker processes (default: one per core). Example: --workers 4
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
     /// Answers of pure read-only operations kept until the database changes
     /// (0 turns the cache off). Example: --answer-cache 0
-    #[arg(long, value_name = "N", default_value_t = 4096)]
+    #[arg(long, value_name = "N", default_value_t = EngineConfig::default().answer_cache)]
     answer_cache: usize,
+    /// Calls that may be in the engine or waiting for it at once, over HTTP and MCP
+    /// together (beyond: HTTP 503, an MCP error result). Example: --max-pending 256
+    #[arg(long, value_name = "N", default_value_t = EngineConfig::default().max_pending)]
+    max_pending: usize,
 }
 
 impl LimitArgs {
-    fn config(&self) -> charon::EngineConfig {
-        let mut config = charon::EngineConfig::default();
+    fn config(&self) -> EngineConfig {
+        let mut config = EngineConfig::default();
         config.limits.time = Duration::from_millis(self.timeout_ms);
         config.limits.inferences = self.max_inferences;
         config.limits.solutions = self.max_solutions;
         config.answer_cache = self.answer_cache;
+        config.max_pending = self.max_pending.max(1);
         if let Some(n) = self.workers {
             config.workers = n.max(1);
         }
@@ -183,10 +186,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Loads a knowledge base and logs its exposure report.
-fn load(
-    path: &std::path::Path,
-    config: charon::EngineConfig,
-) -> anyhow::Result<charon::KnowledgeBase> {
+fn load(path: &std::path::Path, config: EngineConfig) -> anyhow::Result<charon::KnowledgeBase> {
     let kb = charon::KnowledgeBase::load_with(path, config)?;
     for rejection in &kb.report().rejections {
         tracing::warn!("{rejection}");
@@ -201,9 +201,9 @@ fn load(
 
 fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
-    let config = charon::EngineConfig {
+    let config = EngineConfig {
         workers: 1,
-        ..charon::EngineConfig::default()
+        ..EngineConfig::default()
     };
     let kb = load(&args.kb, config)?;
     let doc = charon::http::openapi::document(&kb.title(), kb.operations());
@@ -222,10 +222,7 @@ fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
     let kb = std::sync::Arc::new(load(&args.kb, args.limits.config())?);
-    let options = charon::http::HttpOptions {
-        body_limit: args.body_limit,
-        max_pending: args.max_pending.max(1),
-    };
+    let options = charon::http::HttpOptions::default().with_body_limit(args.body_limit);
     let app = charon::http::router_with(kb, options);
     serve(&args.host, args.port, |_| app)?;
     Ok(ExitCode::SUCCESS)

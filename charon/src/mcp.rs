@@ -51,19 +51,15 @@ impl McpServer {
     }
 
     async fn call(&self, name: &str, args: Value) -> Result<CallToolResult, McpError> {
-        let prepared = match self.kb.prepare(name, &args) {
-            Ok(p) => p,
-            Err(CallError::UnknownOperation(n)) => {
-                return Err(McpError::invalid_params(
-                    format!("no tool named `{n}`; tools/list names every tool"),
-                    None,
-                ));
-            }
-            Err(e) => return Ok(failure(&e)),
+        let Some(id) = self.kb.resolve(name) else {
+            return Err(McpError::invalid_params(
+                format!("no tool named `{name}`; tools/list names every tool"),
+                None,
+            ));
         };
-        let answer = match self.kb.cached(&prepared) {
-            Some(value) => Ok(value),
-            None => self.kb.run_async(prepared).await.map(|a| a.value),
+        let answer = match self.kb.prepare(id, &args) {
+            Ok(call) => self.kb.invoke_async(call).await.map(|a| a.value),
+            Err(e) => Err(e),
         };
         Ok(match answer {
             Ok(value) => CallToolResult::structured(json!({ "result": value })),
@@ -81,6 +77,7 @@ fn failure(error: &CallError) -> CallToolResult {
             " (narrow the question, or raise the server's limits)"
         }
         CallError::TooManySolutions { .. } => " (narrow the question, or raise --max-solutions)",
+        CallError::Overloaded { .. } => " (the server is busy: retry shortly)",
         _ => "",
     };
     CallToolResult::error(vec![ContentBlock::text(format!("{error}{hint}"))])
@@ -98,7 +95,7 @@ fn tool(op: &Operation) -> Tool {
     let description = if op.description.is_empty() {
         format!("{} ({})", op.name, op.determinism)
     } else {
-        op.description.clone()
+        op.description.to_string()
     };
     let output = json!({
         "type": "object",
@@ -112,7 +109,7 @@ fn tool(op: &Operation) -> Tool {
         Method::Delete => Some(ToolAnnotations::new().destructive(true)),
         Method::Post => None,
     };
-    let tool = Tool::new(op.name.clone(), description, object(request_schema(op)))
+    let tool = Tool::new(op.name.to_string(), description, object(request_schema(op)))
         .with_raw_output_schema(object(output));
     match annotations {
         Some(a) => tool.with_annotations(a),

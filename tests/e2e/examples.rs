@@ -118,7 +118,7 @@ fn library_example_changes_are_seen_and_undone() {
 fn a_knowledge_base_loads_from_source_text() {
     let src = "%! double(+X:int, -Y:int) is det.\ndouble(X, Y) :- Y is 2 * X.\n";
     let kb = charon::KnowledgeBase::from_source_with("inline.pl", src, config()).expect("loads");
-    assert_eq!(kb.operations()[0].location.to_string(), "inline.pl:1");
+    assert_eq!(kb.operations()[0].location.to_string(), "inline.pl:1:4");
     assert_eq!(
         kb.call("double", &json!({"X": 21})).expect("double"),
         json!(42)

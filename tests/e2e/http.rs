@@ -363,13 +363,7 @@ async fn bad_arguments_are_400_and_name_the_argument() {
 #[tokio::test(flavor = "multi_thread")]
 async fn unknown_routes_wrong_methods_large_and_non_json_bodies() {
     let kb = KnowledgeBase::load_with(fixture("types.pl"), config()).expect("loads");
-    let api = Api::new(
-        kb,
-        HttpOptions {
-            body_limit: 1024,
-            max_pending: 64,
-        },
-    );
+    let api = Api::new(kb, HttpOptions::default().with_body_limit(1024));
     let r = api.send(Method::GET, "/no_such_operation", None).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let r = api.send(Method::GET, "/det1?X=1", None).await;
@@ -413,14 +407,9 @@ async fn time_limit_is_504_and_a_full_queue_is_503() {
     let mut c = config();
     c.workers = 1;
     c.limits.time = Duration::from_secs(1);
+    c.max_pending = 1;
     let kb = KnowledgeBase::load_with(fixture("types.pl"), c).expect("loads");
-    let api = Api::new(
-        kb,
-        HttpOptions {
-            body_limit: 1 << 20,
-            max_pending: 1,
-        },
-    );
+    let api = Api::new(kb, HttpOptions::default());
     let r = api.post("/nap", json!({"Seconds": 30})).await;
     assert_eq!(r.status, StatusCode::GATEWAY_TIMEOUT);
     assert_eq!(r.body["type"], "urn:charon:problem:time-limit");

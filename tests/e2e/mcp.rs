@@ -25,7 +25,7 @@ fn tools_are_the_operations_with_the_openapi_request_schemas() {
     let kb = KnowledgeBase::load_with(example("library.pl"), config()).expect("loads");
     let doc = charon::http::openapi::document(&kb.title(), kb.operations());
     let names: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
-    let ops: Vec<&str> = kb.operations().iter().map(|o| o.name.as_str()).collect();
+    let ops: Vec<&str> = kb.operations().iter().map(|o| o.name.as_ref()).collect();
     assert_eq!(names, ops);
     let put = server
         .tools()

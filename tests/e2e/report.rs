@@ -24,17 +24,24 @@ fn rejected(pi: &str, mode_line_needle: &str) -> Reason {
         line_of(&fixture("report.pl"), mode_line_needle),
         "{rej}"
     );
-    assert!(
-        rej.to_string()
-            .starts_with(&format!("report.pl:{}: ", rej.location.line))
-    );
+    assert!(rej.to_string().starts_with(&format!(
+        "report.pl:{}:{}: ",
+        rej.location.line, rej.location.column
+    )));
+    // The column and byte offset point at the same character of the mode line.
+    let text = std::fs::read_to_string(fixture("report.pl")).expect("fixture");
+    let line = text.lines().nth(rej.location.line - 1).expect("line");
+    let at_column: String = line.chars().skip(rej.location.column - 1).collect();
+    assert!(text[rej.location.offset..].starts_with(&at_column), "{rej}");
+    assert!(!at_column.starts_with(char::is_whitespace), "{rej}");
+    assert!(rej.location.snippet(&text).contains(line), "{rej}");
     rej.reason.clone()
 }
 
 #[test]
 fn accepted_forms_parse_into_operations() {
     let r = report();
-    let names: Vec<&str> = r.operations.iter().map(|o| o.name.as_str()).collect();
+    let names: Vec<&str> = r.operations.iter().map(|o| o.name.as_ref()).collect();
     assert_eq!(
         names,
         [

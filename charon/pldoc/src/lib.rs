@@ -15,7 +15,7 @@ pub mod schema;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-pub use model::{Arg, Determinism, Location, Method, Mode, Operation, Type};
+pub use model::{Arg, Determinism, Location, Method, Mode, Operation, Text, Type};
 
 use scan::{Head, Item};
 
@@ -182,24 +182,7 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for op in &self.operations {
-            let args: Vec<String> = op
-                .args
-                .iter()
-                .map(|a| {
-                    let m = if a.mode == Mode::In { "+" } else { "-" };
-                    format!("{m}{}:{}", a.name, a.ty)
-                })
-                .collect();
-            let args = if args.is_empty() {
-                String::new()
-            } else {
-                format!("({})", args.join(", "))
-            };
-            writeln!(
-                f,
-                "{}: exposed {}{} is {}",
-                op.location, op.name, args, op.determinism
-            )?;
+            writeln!(f, "{}: exposed {}", op.location, op.signature())?;
         }
         for r in &self.rejections {
             writeln!(f, "{r}")?;
@@ -224,10 +207,7 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 /// Reads the PlDoc of a knowledge base. `file` is used in locations only.
 pub fn analyse(file: &str, src: &str) -> Report {
     let items = scan::scan(src);
-    let loc = |line| Location {
-        file: file.to_string(),
-        line,
-    };
+    let locator = Locator::new(file, src);
 
     // First clause line of every predicate, to check that a block precedes the first one.
     let mut first_clause: HashMap<(String, usize), usize> = HashMap::new();
@@ -254,7 +234,7 @@ pub fn analyse(file: &str, src: &str) -> Report {
             Item::Clause { line, head } => Some((*line, head)),
             _ => None,
         });
-        match build(&block, following, &first_clause, &loc) {
+        match build(&block, following, &first_clause, &locator) {
             Ok(op) => candidates.push(op),
             Err(r) => rejections.push(*r),
         }
@@ -263,7 +243,7 @@ pub fn analyse(file: &str, src: &str) -> Report {
     // Name clashes: every operation sharing a name with another is rejected.
     let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (k, op) in candidates.iter().enumerate() {
-        by_name.entry(op.name.as_str()).or_default().push(k);
+        by_name.entry(op.name.as_ref()).or_default().push(k);
     }
     let mut clashing = vec![false; candidates.len()];
     for ids in by_name.values().filter(|ids| ids.len() > 1) {
@@ -285,7 +265,7 @@ pub fn analyse(file: &str, src: &str) -> Report {
         .zip(clashing)
         .filter_map(|(op, c)| (!c).then_some(op))
         .collect();
-    rejections.sort_by_key(|r| r.location.line);
+    rejections.sort_by_key(|r| (r.location.line, r.location.column));
 
     Report {
         operations,
@@ -322,28 +302,107 @@ fn doc_block_at(items: &[Item], i: usize) -> Option<(doc::DocBlock, usize)> {
     }
 }
 
+/// Turns a line of a PlDoc block and a piece of text on it into a [`Location`].
+struct Locator<'a> {
+    file: &'a str,
+    src: &'a str,
+    /// Byte offset of the start of every line.
+    starts: Vec<usize>,
+}
+
+impl<'a> Locator<'a> {
+    fn new(file: &'a str, src: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Locator { file, src, starts }
+    }
+
+    fn line_text(&self, line: usize) -> Option<(usize, &'a str)> {
+        let start = *self.starts.get(line.checked_sub(1)?)?;
+        let end = self
+            .starts
+            .get(line)
+            .map_or(self.src.len(), |&e| e.saturating_sub(1));
+        Some((start, self.src[start..end].trim_end_matches('\r')))
+    }
+
+    /// The location of `needle` as a whole word on `line` or the few lines after it
+    /// (a mode line may span lines); without a needle, or if it is not found, the
+    /// first character after the comment marker on `line`.
+    fn locate(&self, line: usize, needle: Option<&str>) -> Location {
+        let at = |line: usize, start: usize, text: &str, byte: usize| Location {
+            file: Text::Owned(self.file.to_string()),
+            line,
+            column: text[..byte].chars().count() + 1,
+            offset: start + byte,
+        };
+        if let Some(needle) = needle.filter(|n| !n.is_empty()) {
+            for l in line..line + 8 {
+                let Some((start, text)) = self.line_text(l) else {
+                    break;
+                };
+                if let Some(byte) = find_word(text, needle) {
+                    return at(l, start, text, byte);
+                }
+            }
+        }
+        let Some((start, text)) = self.line_text(line) else {
+            return Location {
+                file: Text::Owned(self.file.to_string()),
+                line,
+                column: 1,
+                offset: self.src.len(),
+            };
+        };
+        let marker = ["%!", "/**", "%", "*"]
+            .iter()
+            .find_map(|m| text.find(m).map(|i| i + m.len()))
+            .unwrap_or(0);
+        let byte = text[marker..]
+            .find(|c: char| !c.is_whitespace())
+            .map_or(marker, |i| marker + i);
+        at(line, start, text, byte)
+    }
+}
+
+/// Byte index of `needle` in `text` where it is not part of a longer name.
+fn find_word(text: &str, needle: &str) -> Option<usize> {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(needle).map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + needle.len()..].chars().next();
+        !before.is_some_and(is_name) && !after.is_some_and(is_name)
+    })
+}
+
 fn build(
     block: &doc::DocBlock,
     following: Option<(usize, &Head)>,
     first_clause: &HashMap<(String, usize), usize>,
-    loc: &dyn Fn(usize) -> Location,
+    locator: &Locator<'_>,
 ) -> Result<Operation, Box<Rejection>> {
-    let location = loc(block.line);
-    let reject = |predicate: String, reason| {
+    let name_hint: String = block
+        .mode_line
+        .chars()
+        .take_while(|c| *c != '(' && !c.is_whitespace())
+        .collect();
+    let location = locator.locate(block.line, Some(&name_hint));
+    // A rejection points at the piece of the mode line it is about.
+    let reject_at = |predicate: String, reason: Reason, needle: Option<&str>| {
+        let location = match needle {
+            Some(n) => locator.locate(block.line, Some(n)),
+            None => location.clone(),
+        };
         Box::new(Rejection {
-            location: location.clone(),
+            location,
             predicate,
             reason,
         })
     };
-    let ml = doc::parse_mode_line(&block.mode_line).map_err(|why| {
-        let name: String = block
-            .mode_line
-            .chars()
-            .take_while(|c| *c != '(' && !c.is_whitespace())
-            .collect();
-        reject(name, Reason::MalformedModeLine(why))
-    })?;
+    let reject = |predicate: String, reason| reject_at(predicate, reason, None);
+    let ml = doc::parse_mode_line(&block.mode_line)
+        .map_err(|why| reject(name_hint.clone(), Reason::MalformedModeLine(why)))?;
     let pi = format!("{}/{}", ml.name, ml.args.len());
 
     // Placement first: a block that documents nothing is the most basic mistake.
@@ -392,40 +451,58 @@ fn build(
     if RESERVED_NAMES.contains(&ml.name.as_str()) {
         return Err(reject(pi, Reason::ReservedName));
     }
-    let determinism = ml
-        .determinism
-        .map_err(|w| reject(pi.clone(), Reason::UnknownDeterminism(w)))?;
+    let determinism = ml.determinism.map_err(|w| {
+        reject_at(
+            pi.clone(),
+            Reason::UnknownDeterminism(w.clone()),
+            Some(w.as_str()),
+        )
+    })?;
 
     let mut args = Vec::new();
     for raw in &ml.args {
+        let at_arg = Some(raw.name.as_str());
         if args.iter().any(|a: &Arg| a.name == raw.name) {
-            return Err(reject(pi, Reason::DuplicateArg(raw.name.clone())));
+            return Err(reject_at(
+                pi,
+                Reason::DuplicateArg(raw.name.clone()),
+                at_arg,
+            ));
         }
         if let Mode::Other(m) = raw.mode {
-            return Err(reject(
-                pi,
-                Reason::ArgMode {
+            // Point at the mode itself (`?X`), not the name after it.
+            let needle = (!m.is_empty()).then(|| format!("{m}{}", raw.name));
+            let location = match &needle {
+                Some(n) => locator.locate(block.line, Some(n)),
+                None => locator.locate(block.line, at_arg),
+            };
+            return Err(Box::new(Rejection {
+                location,
+                predicate: pi,
+                reason: Reason::ArgMode {
                     arg: raw.name.clone(),
                     mode: m.to_string(),
                 },
-            ));
+            }));
         }
         let Some(ty_text) = &raw.ty else {
-            return Err(reject(
+            return Err(reject_at(
                 pi,
                 Reason::MissingType {
                     arg: raw.name.clone(),
                 },
+                at_arg,
             ));
         };
         let ty = Type::parse(ty_text).map_err(|bad| {
-            reject(
+            reject_at(
                 pi.clone(),
                 Reason::ArgType {
                     arg: raw.name.clone(),
                     ty: ty_text.clone(),
-                    bad,
+                    bad: bad.clone(),
                 },
+                Some(bad.as_str()),
             )
         })?;
         let doc = block
@@ -435,17 +512,17 @@ fn build(
             .map(|(_, t)| t.clone())
             .filter(|t| !t.is_empty());
         args.push(Arg {
-            name: raw.name.clone(),
+            name: raw.name.clone().into(),
             mode: raw.mode,
             ty,
-            doc,
+            doc: doc.map(Text::Owned),
         });
     }
     Ok(Operation {
-        name: ml.name,
+        name: ml.name.into(),
         args,
         determinism,
-        description: block.description.clone(),
+        description: block.description.clone().into(),
         location,
     })
 }

@@ -1,21 +1,54 @@
 //! The operation model: what one documented, exposable predicate looks like.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
 
-/// Where something was found in a knowledge base: `file:line` (1-based).
+/// Text of the model: borrowed from a `static` when the model is compiled in by
+/// `knowledge_base!`, owned when a file is read at run time.
+pub type Text = Cow<'static, str>;
+
+/// Where something was found in a knowledge base: `file:line:column`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Location {
     /// The file as the user named it.
-    pub file: String,
+    pub file: Text,
     /// 1-based line number.
     pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// Byte offset from the start of the file.
+    pub offset: usize,
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+impl Location {
+    /// The source line this location points into, with a caret under the column,
+    /// in the style of compiler diagnostics:
+    ///
+    /// ```text
+    ///   |
+    /// 3 | %! p(?X:int) is det.
+    ///   |      ^
+    /// ```
+    pub fn snippet(&self, src: &str) -> String {
+        let Some(text) = src.lines().nth(self.line.saturating_sub(1)) else {
+            return String::new();
+        };
+        let number = self.line.to_string();
+        let pad = " ".repeat(number.len());
+        let caret_pad: String = text
+            .chars()
+            .take(self.column.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        format!("{pad} |\n{number} | {text}\n{pad} | {caret_pad}^")
     }
 }
 
@@ -187,26 +220,26 @@ impl Method {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Arg {
     /// The name exactly as written in the mode line (`Age`); also the JSON key.
-    pub name: String,
+    pub name: Text,
     /// `+` or `-` (exposed operations only have these).
     pub mode: Mode,
     /// The declared type.
     pub ty: Type,
     /// The `@arg` text, if any.
-    pub doc: Option<String>,
+    pub doc: Option<Text>,
 }
 
 /// An exposed predicate: one operation on every surface.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Operation {
     /// Operation name = predicate name.
-    pub name: String,
+    pub name: Text,
     /// Arguments in mode-line order.
     pub args: Vec<Arg>,
     /// Declared determinism.
     pub determinism: Determinism,
     /// The free text of the PlDoc block (may be empty).
-    pub description: String,
+    pub description: Text,
     /// Where the mode line is.
     pub location: Location,
 }
@@ -230,6 +263,24 @@ impl Operation {
     /// The HTTP method from the name prefix.
     pub fn method(&self) -> Method {
         Method::for_name(&self.name)
+    }
+
+    /// The mode line as Charon reads it: `name(+In:type, -Out:type) is det`.
+    pub fn signature(&self) -> String {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| {
+                let m = if a.mode == Mode::In { "+" } else { "-" };
+                format!("{m}{}:{}", a.name, a.ty)
+            })
+            .collect();
+        let args = if args.is_empty() {
+            String::new()
+        } else {
+            format!("({})", args.join(", "))
+        };
+        format!("{}{} is {}", self.name, args, self.determinism)
     }
 
     /// The first sentence of the description, on one line, for summaries.

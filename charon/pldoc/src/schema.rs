@@ -38,10 +38,10 @@ pub fn request_schema(op: &Operation) -> Value {
     let mut required = Vec::new();
     for arg in op.inputs() {
         properties.insert(
-            arg.name.clone(),
+            arg.name.to_string(),
             with_description(type_schema(&arg.ty), arg.doc.as_deref()),
         );
-        required.push(Value::String(arg.name.clone()));
+        required.push(Value::String(arg.name.to_string()));
     }
     json!({
         "type": "object",
@@ -61,13 +61,13 @@ pub fn solution_schema(op: &Operation) -> Value {
             let mut properties = Map::new();
             for arg in several {
                 properties.insert(
-                    arg.name.clone(),
+                    arg.name.to_string(),
                     with_description(type_schema(&arg.ty), arg.doc.as_deref()),
                 );
             }
             let required: Vec<Value> = several
                 .iter()
-                .map(|a| Value::String(a.name.clone()))
+                .map(|a| Value::String(a.name.to_string()))
                 .collect();
             json!({
                 "type": "object",

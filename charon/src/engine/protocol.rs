@@ -35,8 +35,8 @@ pub(crate) enum Response {
         result: Option<PlTerm>,
         output: String,
     },
-    /// `Dump`/`Restore` finished; `error` is set if the engine threw.
-    Done { error: Option<String> },
+    /// `Dump`/`Restore` finished, with the wrapper's result (see `outcome::done`).
+    Done { result: Option<PlTerm> },
     /// Rules as `(name, arity, body)`.
     Rules { rules: Vec<(String, usize, PlTerm)> },
     /// The engine panicked (the worker exits after sending this).

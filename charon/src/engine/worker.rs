@@ -214,15 +214,11 @@ fn file_op(machine: &mut Machine, pred: &str, file: &str) -> Response {
     let mut q = format!("{pred}(");
     write_atom(&mut q, file);
     q.push_str(", R).");
-    let error = match run_all(machine, q)
+    let result = run_all(machine, q)
         .into_iter()
         .find_map(|mut b| b.remove("R"))
-    {
-        Some(Term::Atom(a)) if a == "ok" => None,
-        Some(other) => Some(convert(other).to_string()),
-        None => Some("the engine failed".into()),
-    };
-    Response::Done { error }
+        .map(convert);
+    Response::Done { result }
 }
 
 type Bindings = std::collections::BTreeMap<String, Term>;

@@ -10,7 +10,6 @@
 //! # Ok(()) }
 //! ```
 
-mod args;
 pub mod openapi;
 mod problem;
 
@@ -23,35 +22,41 @@ use axum::http::{Method as HttpMethod, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use serde_json::{Map, Value, json};
-use tokio::sync::Semaphore;
 
 pub use problem::{PROBLEM_JSON, Problem};
 
-use crate::KnowledgeBase;
 use crate::pldoc::{Method, Operation};
+use crate::{KnowledgeBase, OpId};
 
-/// Settings of the HTTP surface.
+/// Settings of the HTTP surface. (How many calls may wait for the engine is the
+/// knowledge base's [`EngineConfig::max_pending`](crate::EngineConfig::max_pending):
+/// one limit for every surface.)
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HttpOptions {
     /// Largest request body accepted, in bytes (413 beyond).
     pub body_limit: usize,
-    /// Calls allowed to wait for the engine at once (503 beyond).
-    pub max_pending: usize,
 }
 
 impl Default for HttpOptions {
     fn default() -> Self {
         HttpOptions {
             body_limit: 1 << 20,
-            max_pending: 1024,
         }
+    }
+}
+
+impl HttpOptions {
+    /// These options with another body limit.
+    pub fn with_body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
     }
 }
 
 struct App {
     kb: Arc<KnowledgeBase>,
     options: HttpOptions,
-    pending: Arc<Semaphore>,
     openapi: Value,
 }
 
@@ -64,17 +69,17 @@ pub fn router(kb: Arc<KnowledgeBase>) -> Router {
 pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
     let openapi = openapi::document(&kb.title(), kb.operations());
     let app = Arc::new(App {
-        pending: Arc::new(Semaphore::new(options.max_pending)),
         kb,
         options,
         openapi,
     });
     let mut router = Router::new();
-    for op in app.kb.operations() {
-        let (app, name) = (app.clone(), Arc::<str>::from(op.name.as_str()));
+    for (index, op) in app.kb.operations().iter().enumerate() {
+        // Resolved once, here: the handler carries the id.
+        let (app, id) = (app.clone(), OpId::from_index(index));
         router = router.route(
             &format!("/{}", op.name),
-            any(move |req: Request| call(app.clone(), name.clone(), req)),
+            any(move |req: Request| call(app.clone(), id, req)),
         );
     }
     let docs = app.clone();
@@ -131,18 +136,16 @@ fn allowed(op: &Operation) -> (&'static str, &'static [HttpMethod]) {
     }
 }
 
-async fn call(app: Arc<App>, name: Arc<str>, req: Request) -> Response {
-    match call_inner(&app, &name, req).await {
+async fn call(app: Arc<App>, id: OpId, req: Request) -> Response {
+    match call_inner(&app, id, req).await {
         Ok(value) => axum::Json(value).into_response(),
         Err(problem) => problem.into_response(),
     }
 }
 
-async fn call_inner(app: &Arc<App>, name: &Arc<str>, req: Request) -> Result<Value, Problem> {
-    let op = app
-        .kb
-        .operation(name)
-        .ok_or_else(|| Problem::not_found(req.uri().path()))?;
+async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Problem> {
+    let op = app.kb.op(id);
+    let name = op.name.as_ref();
     let (allow, methods) = allowed(op);
     if !methods.contains(req.method()) {
         return Err(Problem::method_not_allowed(
@@ -152,17 +155,12 @@ async fn call_inner(app: &Arc<App>, name: &Arc<str>, req: Request) -> Result<Val
         ));
     }
     let (parts, body) = req.into_parts();
-    let mut args = args::from_query(op, parts.uri.query()).map_err(|e| match e {
-        args::QueryError::Duplicate(a) => Problem::bad_arguments(
+    let mut args = crate::args::from_query(op, parts.uri.query()).map_err(|e| {
+        Problem::bad_arguments(
             name,
-            Some(&a),
-            format!("{name}: argument `{a}` is given more than once in the query string"),
-        ),
-        args::QueryError::MixedList(a) => Problem::bad_arguments(
-            name,
-            Some(&a),
-            format!("{name}: give list `{a}` either as JSON text or as repeated keys, not both"),
-        ),
+            Some(e.argument()),
+            format!("{name}: {e} in the query string"),
+        )
     })?;
     let body = read_body(app, name, &parts.headers, body).await?;
     if let Some(body) = body {
@@ -175,22 +173,15 @@ async fn call_inner(app: &Arc<App>, name: &Arc<str>, req: Request) -> Result<Val
         };
         merge(name, &mut args, fields)?;
     }
-    let prepared = app
+    let call = app
         .kb
-        .prepare(name, &Value::Object(args))
+        .prepare(id, &Value::Object(args))
         .map_err(|e| Problem::from_call(&e))?;
-    // A cached answer needs no engine, no queue place and no blocking thread.
-    if let Some(value) = app.kb.cached(&prepared) {
-        return Ok(value);
-    }
-    let permit = app
-        .pending
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| Problem::overloaded(app.options.max_pending))?;
-    let answer = app.kb.run_async(prepared).await;
-    drop(permit);
-    answer.map(|a| a.value).map_err(|e| Problem::from_call(&e))
+    app.kb
+        .invoke_async(call)
+        .await
+        .map(|a| a.value)
+        .map_err(|e| Problem::from_call(&e))
 }
 
 /// The JSON body, if there is one (an empty body is no body).

@@ -64,7 +64,7 @@ fn operation(op: &Operation) -> Value {
     o.insert("operationId".into(), json!(op.name));
     o.insert(
         "summary".into(),
-        json!(op.summary().unwrap_or_else(|| op.name.clone())),
+        json!(op.summary().unwrap_or_else(|| op.name.to_string())),
     );
     if !op.description.is_empty() {
         o.insert("description".into(), json!(op.description));

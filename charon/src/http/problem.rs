@@ -107,16 +107,6 @@ impl Problem {
         )
     }
 
-    /// 503: too many calls are waiting.
-    pub fn overloaded(max_pending: usize) -> Self {
-        Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "overloaded",
-            "Overloaded",
-            format!("{max_pending} calls are already waiting for the engine; retry shortly"),
-        )
-    }
-
     /// 503: the engine does not answer.
     pub fn unavailable(detail: String) -> Self {
         Problem::new(
@@ -201,6 +191,20 @@ impl Problem {
             )
             .with("operation", operation)
             .with("argument", argument),
+            CallError::Overloaded { operation, .. } => Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "overloaded",
+                "Overloaded",
+                detail,
+            )
+            .with("operation", operation),
+            CallError::Decode { operation, .. } => Problem::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "decode",
+                "Answer does not fit its Rust type",
+                detail,
+            )
+            .with("operation", operation),
             CallError::Engine { operation, error } => {
                 let status = match error {
                     EngineError::TimeLimit(_) => StatusCode::GATEWAY_TIMEOUT,

@@ -1,33 +1,61 @@
-//! Arguments from a query string, typed by the declared types (a query string has no
-//! types of its own: `?Age=82` is an integer because `Age` is declared `int`).
+//! Arguments given as text — an HTTP query string, `charon call` flags — typed by the
+//! declared types (text has no types of its own: `Age=82` is an integer because `Age`
+//! is declared `int`).
 //!
 //! A value that does not parse as its type is passed on as a string, so the one
-//! argument validation in [`crate::KnowledgeBase::call`] reports it like a body value.
+//! argument check of the call pipeline reports it like a JSON value.
 
 use serde_json::{Map, Value};
 
 use crate::pldoc::{Operation, Type};
 use crate::term::is_integer_text;
 
-/// Why a query string cannot be turned into arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum QueryError {
+/// Why text arguments cannot be turned into a JSON object.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TextArgsError {
     /// The same (non-list) argument twice.
+    #[error("argument `{0}` is given more than once")]
     Duplicate(String),
     /// A list given both as JSON text and as repeated keys.
+    #[error("give list `{0}` either as JSON text or as repeated values, not both")]
     MixedList(String),
 }
 
-/// Reads the query string into a JSON object, in first-appearance order.
-pub(crate) fn from_query(
+impl TextArgsError {
+    /// The argument concerned.
+    pub fn argument(&self) -> &str {
+        match self {
+            TextArgsError::Duplicate(a) | TextArgsError::MixedList(a) => a,
+        }
+    }
+}
+
+/// Reads a URL query string into a JSON object of arguments.
+pub fn from_query(
     op: &Operation,
     query: Option<&str>,
-) -> Result<Map<String, Value>, QueryError> {
+) -> Result<Map<String, Value>, TextArgsError> {
+    from_pairs(
+        op,
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned())),
+    )
+}
+
+/// Reads `(name, text)` pairs into a JSON object of arguments, in first-appearance
+/// order: each value typed by its argument's declared type; a list is one value
+/// holding a JSON array or one value per repeated name. Names that are not arguments
+/// are kept (as strings) so the call pipeline reports them.
+pub fn from_pairs(
+    op: &Operation,
+    pairs: impl IntoIterator<Item = (String, String)>,
+) -> Result<Map<String, Value>, TextArgsError> {
     let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
-    for (key, value) in form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
+    for (key, value) in pairs {
         match grouped.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, values)) => values.push(value.into_owned()),
-            None => grouped.push((key.into_owned(), vec![value.into_owned()])),
+            Some((_, values)) => values.push(value),
+            None => grouped.push((key, vec![value])),
         }
     }
     let mut args = Map::new();
@@ -39,7 +67,7 @@ pub(crate) fn from_query(
                 Some(ty) => scalar_value(ty, one),
                 None => Value::String(one.clone()),
             },
-            _ => return Err(QueryError::Duplicate(key)),
+            _ => return Err(TextArgsError::Duplicate(key)),
         };
         args.insert(key, value);
     }
@@ -47,7 +75,7 @@ pub(crate) fn from_query(
 }
 
 /// A list: one value holding a JSON array, or one element per repeated key.
-fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, QueryError> {
+fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, TextArgsError> {
     let as_json = |v: &String| match serde_json::from_str::<Value>(v) {
         Ok(array @ Value::Array(_)) => Some(array),
         _ => None,
@@ -62,7 +90,7 @@ fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, Query
             .iter()
             .any(|v| as_json(v).is_some() && !matches!(inner, Type::List(_) | Type::Any))
     {
-        return Err(QueryError::MixedList(key.to_string()));
+        return Err(TextArgsError::MixedList(key.to_string()));
     }
     Ok(Value::Array(
         values.iter().map(|v| scalar_value(inner, v)).collect(),

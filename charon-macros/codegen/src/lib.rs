@@ -1,0 +1,36 @@
+//! Code generation behind `charon::knowledge_base!`.
+//!
+//! [`expand`] parses the macro input, reads and analyses the `.pl` file with
+//! `charon-pldoc` (the same analysis the runtime uses), and generates the typed API.
+//! It is ordinary code over `proc_macro2`, so it is unit-tested without a compiler
+//! plugin, and it never builds the engine.
+//!
+//! Steps, in the serde_derive way: read the input ([`input`]), build the model of what
+//! to generate and check it ([`plan`]: Rust names, types, every mistake collected),
+//! then generate ([`generate`]). Every PlDoc mistake becomes its own `compile_error!`
+//! naming `file:line:column` with the offending line; the type is generated anyway with
+//! the operations that are fine, so one mistake does not cascade.
+
+mod generate;
+mod input;
+mod model;
+mod names;
+mod plan;
+
+use std::path::Path;
+
+use proc_macro2::TokenStream;
+
+/// Expands `knowledge_base!(…)`. `manifest_dir` is the invoking crate's
+/// `CARGO_MANIFEST_DIR` (relative paths are resolved against it).
+pub fn expand(input: TokenStream, manifest_dir: Option<&Path>) -> TokenStream {
+    let input = match syn::parse2::<input::Input>(input) {
+        Ok(input) => input,
+        Err(e) => return e.to_compile_error(),
+    };
+    let plan = plan::plan(&input, manifest_dir);
+    generate::generate(&plan)
+}
+
+#[cfg(test)]
+mod tests;

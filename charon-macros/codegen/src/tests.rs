@@ -1,0 +1,99 @@
+//! Expansion tests on `proc_macro2`: no compiler plugin, no engine.
+
+use std::path::{Path, PathBuf};
+
+use quote::quote;
+
+use crate::expand;
+
+/// A scratch directory holding `kb.pl` with `text`.
+fn dir_with(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("charon-codegen-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("kb.pl"), text).expect("write kb");
+    dir
+}
+
+fn expand_str(input: proc_macro2::TokenStream, dir: &Path) -> String {
+    expand(input, Some(dir)).to_string()
+}
+
+const GOOD: &str =
+    "%! pim_check(+Age:int, +Drugs:list(atom), -Substance:atom, -Reason:string) is nondet.
+%
+%  Potentially inappropriate medication.
+%
+%  @arg Age Age in years.
+pim_check(_, _, a, \"b\").
+
+%! ready is semidet.
+ready.
+";
+
+#[test]
+fn generates_type_methods_structs_and_tracking() {
+    let dir = dir_with("good", GOOD);
+    let out = expand_str(quote!("kb.pl"), &dir);
+    assert!(out.contains("pub struct Kb"), "{out}");
+    assert!(out.contains("pub mod kb"), "{out}");
+    assert!(out.contains("pub struct PimCheck"), "{out}");
+    assert!(out.contains("rename = \"Substance\""), "{out}");
+    assert!(
+        out.contains(
+            "pub async fn pim_check (& self , age : i64 , drugs : & [:: std :: string :: String])"
+        ),
+        "{out}"
+    );
+    assert!(out.contains(":: core :: include_bytes !"), "{out}");
+    assert!(
+        out.contains("pub async fn ready (& self ,) -> :: core :: result :: Result < bool"),
+        "{out}"
+    );
+    assert!(!out.contains("compile_error"), "{out}");
+}
+
+#[test]
+fn explicit_name_and_visibility() {
+    let dir = dir_with("named", GOOD);
+    let out = expand_str(quote!(pub(crate) Pharmacy = "kb.pl"), &dir);
+    assert!(out.contains("pub (crate) struct Pharmacy"), "{out}");
+    assert!(out.contains("pub (crate) mod pharmacy"), "{out}");
+}
+
+#[test]
+fn every_mistake_is_reported_and_good_operations_survive() {
+    let dir = dir_with(
+        "bad",
+        "%! a(?X:int) is det.\na(1).\n\n%! b(+X:stream) is det.\nb(_).\n\n%! c(-X:int) is det.\nc(1).\n",
+    );
+    let out = expand_str(quote!("kb.pl"), &dir);
+    assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+    assert!(out.contains("kb.pl:1:6"), "{out}");
+    assert!(out.contains("kb.pl:4:9"), "{out}");
+    assert!(out.contains("pub async fn c"), "{out}");
+}
+
+#[test]
+fn absolute_and_missing_paths_are_errors_with_a_stub_type() {
+    let dir = dir_with("paths", GOOD);
+    let out = expand_str(quote!("/etc/kb.pl"), &dir);
+    assert!(out.contains("absolute path"), "{out}");
+    assert!(out.contains("pub struct Kb"), "{out}");
+    let out = expand_str(quote!("nope.pl"), &dir);
+    assert!(out.contains("cannot read `nope.pl`"), "{out}");
+    assert!(out.contains("pub struct Nope"), "{out}");
+}
+
+#[test]
+fn bad_input_is_a_syntax_error() {
+    let dir = dir_with("input", GOOD);
+    let out = expand_str(quote!(Kb "kb.pl"), &dir);
+    assert!(out.contains("compile_error"), "{out}");
+}
+
+#[test]
+fn methods_that_would_clash_with_the_type_s_own_are_renamed() {
+    let dir = dir_with("clash", "%! router(-X:int) is det.\nrouter(1).\n");
+    let out = expand_str(quote!("kb.pl"), &dir);
+    assert!(out.contains("pub async fn router_op"), "{out}");
+}

@@ -1,0 +1,77 @@
+//! How the engine runs: worker count, recycling, per-call limits, admission.
+
+use std::time::Duration;
+
+/// Limits on one call; all configurable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Inferences per call (`call_with_inference_limit/3`).
+    pub inferences: u64,
+    /// Solutions collected for a many-solution operation.
+    pub solutions: usize,
+    /// Wall-clock time per call, waiting for a free worker included.
+    pub time: Duration,
+    /// Address space of one worker process, in bytes (`None`: unlimited).
+    pub memory: Option<u64>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            inferences: 10_000_000,
+            solutions: 10_000,
+            time: Duration::from_secs(10),
+            memory: Some(4 << 30),
+        }
+    }
+}
+
+/// How a knowledge base runs its calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Worker processes; reads run in parallel on them. Default: one per core.
+    pub workers: usize,
+    /// Replace a worker after this many calls (memory is only freed with its Machine).
+    pub recycle_after: u64,
+    /// Per-call limits.
+    pub limits: Limits,
+    /// Answers of pure read-only operations kept until the database changes
+    /// (0 turns the cache off).
+    pub answer_cache: usize,
+    /// Calls that may be in the engine or waiting for it at once, on every surface
+    /// together; one more is refused at once with [`CallError::Overloaded`]
+    /// (HTTP 503). Cached answers do not count.
+    ///
+    /// [`CallError::Overloaded`]: crate::CallError::Overloaded
+    pub max_pending: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            recycle_after: 50_000,
+            limits: Limits::default(),
+            answer_cache: 4096,
+            max_pending: 1024,
+        }
+    }
+}
+
+/// What went wrong in the engine itself.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// The call ran past the wall-clock limit; its worker was killed.
+    #[error("the call ran longer than the time limit of {0:?} and was stopped")]
+    TimeLimit(Duration),
+    /// The worker died (memory limit, stack exhaustion, engine panic).
+    #[error("the engine stopped while running the call ({0}); it has been restarted")]
+    Crashed(String),
+    /// A worker could not be started.
+    #[error("cannot start an engine worker: {0}")]
+    Spawn(String),
+    /// The knowledge base did not load.
+    #[error("{0}")]
+    Load(String),
+}

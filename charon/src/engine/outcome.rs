@@ -1,0 +1,94 @@
+//! The one decoder of `wrapper.pl`'s result terms. Everything above the engine sees
+//! [`Outcome`] and [`done`]; nothing else matches on the wrapper's atoms.
+
+use crate::term::PlTerm;
+
+/// How one call through `'$charon_once'/4` or `'$charon_all'/5` ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outcome {
+    /// `ok(T)`: the template of the one solution (`'$charon_once'`), or the list of
+    /// templates of every solution (`'$charon_all'`).
+    Solved(PlTerm),
+    /// `false`: no solution.
+    Failed,
+    /// `limit`: the inference limit was reached.
+    InferenceLimit,
+    /// `too_many`: more solutions than the solution limit.
+    TooManySolutions,
+    /// `exception(E)`: the goal raised `E`.
+    Exception(PlTerm),
+}
+
+impl Outcome {
+    /// Decodes the binding of the wrapper's result variable (`None` when the query
+    /// itself failed, which the wrapper never does; it counts as no solution).
+    pub(crate) fn decode(result: Option<PlTerm>) -> Outcome {
+        let Some(term) = result else {
+            return Outcome::Failed;
+        };
+        match term {
+            PlTerm::Compound(f, mut args) if f == "ok" && args.len() == 1 => {
+                Outcome::Solved(args.remove(0))
+            }
+            PlTerm::Compound(f, mut args) if f == "exception" && args.len() == 1 => {
+                Outcome::Exception(args.remove(0))
+            }
+            PlTerm::Atom(a) if a == "false" => Outcome::Failed,
+            PlTerm::Atom(a) if a == "limit" => Outcome::InferenceLimit,
+            PlTerm::Atom(a) if a == "too_many" => Outcome::TooManySolutions,
+            // Not a result the wrapper produces: report it rather than guess.
+            other => Outcome::Exception(PlTerm::Compound(
+                "charon_unexpected_result".into(),
+                vec![other],
+            )),
+        }
+    }
+
+    /// Whether the call succeeded (its changes to the database are kept).
+    pub(crate) fn is_solved(&self) -> bool {
+        matches!(self, Outcome::Solved(_))
+    }
+}
+
+/// Decodes the result of `'$charon_dump'/2` and `'$charon_restore'/2`: `ok`, or an
+/// error message.
+pub(crate) fn done(result: Option<PlTerm>) -> Result<(), String> {
+    match result {
+        Some(PlTerm::Atom(a)) if a == "ok" => Ok(()),
+        Some(PlTerm::Compound(f, args)) if f == "exception" && args.len() == 1 => {
+            Err(args[0].to_string())
+        }
+        Some(other) => Err(other.to_string()),
+        None => Err("the engine failed".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_wrapper_result_decodes() {
+        let atom = |a: &str| Some(PlTerm::Atom(a.into()));
+        let ok = PlTerm::Compound("ok".into(), vec![PlTerm::Int("1".into())]);
+        assert_eq!(
+            Outcome::decode(Some(ok)),
+            Outcome::Solved(PlTerm::Int("1".into()))
+        );
+        assert_eq!(Outcome::decode(atom("false")), Outcome::Failed);
+        assert_eq!(Outcome::decode(None), Outcome::Failed);
+        assert_eq!(Outcome::decode(atom("limit")), Outcome::InferenceLimit);
+        assert_eq!(Outcome::decode(atom("too_many")), Outcome::TooManySolutions);
+        let e = PlTerm::Compound("exception".into(), vec![PlTerm::Atom("boom".into())]);
+        assert_eq!(
+            Outcome::decode(Some(e)),
+            Outcome::Exception(PlTerm::Atom("boom".into()))
+        );
+        assert!(matches!(
+            Outcome::decode(atom("what")),
+            Outcome::Exception(_)
+        ));
+        assert_eq!(done(atom("ok")), Ok(()));
+        assert!(done(atom("nope")).is_err());
+    }
+}

@@ -1,0 +1,273 @@
+//! One worker process: spawning it, talking to it over its pipes, killing it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::protocol::{Request, Response};
+use super::{EngineError, Limits, worker};
+
+/// Files the workers read.
+#[derive(Debug)]
+pub(super) struct Files {
+    pub(super) dir: PathBuf,
+    pub(super) wrapper: PathBuf,
+    pub(super) kb: PathBuf,
+}
+
+impl Drop for Files {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub(super) struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    /// Bytes read from `stdout` that are not yet a whole line.
+    pending: Vec<u8>,
+    /// Calls since the worker started (restores count extra: they grow its memory).
+    pub(super) calls: u64,
+    /// The database generation this worker holds (`u64::MAX`: unknown, restore it).
+    pub(super) generation: u64,
+}
+
+/// Why a request got no answer.
+pub(super) enum Failure {
+    Timeout,
+    Died(String),
+}
+
+impl Worker {
+    pub(super) fn spawn(files: &Files, limits: &Limits) -> Result<Worker, EngineError> {
+        let exe = std::env::current_exe().map_err(|e| EngineError::Spawn(e.to_string()))?;
+        let mut cmd = Command::new(exe);
+        cmd.env(worker::WORKER_ENV, "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(bytes) = limits.memory {
+            cmd.env(worker::MEMORY_ENV, bytes.to_string());
+        }
+        let mut child = cmd.spawn().map_err(|e| EngineError::Spawn(e.to_string()))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(EngineError::Spawn("worker pipes missing".into()));
+        };
+        let pid = child.id();
+        std::thread::Builder::new()
+            .name(format!("charon-worker-{pid}-err"))
+            .spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    if line.contains("discontiguous") {
+                        // scryer keeps only the last group of such clauses.
+                        tracing::warn!(target: "charon::engine", worker = pid, "{line} (only the last group of clauses is kept: declare the predicate `:- discontiguous(Name/Arity).` to keep them all)");
+                    } else {
+                        tracing::warn!(target: "charon::engine", worker = pid, "{line}");
+                    }
+                }
+            })
+            .map_err(|e| EngineError::Spawn(e.to_string()))?;
+        let mut worker = Worker {
+            child,
+            stdin,
+            stdout,
+            pending: Vec::new(),
+            calls: 0,
+            generation: 0,
+        };
+        let load = Request::Load {
+            wrapper: files.wrapper.display().to_string(),
+            kb: files.kb.display().to_string(),
+        };
+        match worker.request(&load, Duration::from_secs(120)) {
+            Ok(Response::Loaded { ok: true, messages }) => {
+                if !messages.trim().is_empty() {
+                    tracing::warn!(target: "charon::engine", "{}", messages.trim());
+                }
+                Ok(worker)
+            }
+            Ok(Response::Loaded {
+                ok: false,
+                messages,
+            }) => {
+                worker.kill();
+                Err(EngineError::Load(load_message(&files.kb, &messages)))
+            }
+            Ok(other) => {
+                worker.kill();
+                Err(EngineError::Spawn(format!("unexpected answer {other:?}")))
+            }
+            Err(Failure::Timeout) => Err(EngineError::Spawn("worker did not start".into())),
+            Err(Failure::Died(m)) => Err(EngineError::Spawn(m)),
+        }
+    }
+
+    pub(super) fn request(
+        &mut self,
+        request: &Request,
+        timeout: Duration,
+    ) -> Result<Response, Failure> {
+        self.request_spinning(request, timeout, Duration::ZERO)
+    }
+
+    /// Like `request`, checking for the answer without sleeping for `spin` first.
+    pub(super) fn request_spinning(
+        &mut self,
+        request: &Request,
+        timeout: Duration,
+        spin: Duration,
+    ) -> Result<Response, Failure> {
+        let mut line = serde_json::to_vec(request).map_err(|e| Failure::Died(e.to_string()))?;
+        line.push(b'\n');
+        if let Err(e) = self
+            .stdin
+            .write_all(&line)
+            .and_then(|()| self.stdin.flush())
+        {
+            self.kill();
+            return Err(Failure::Died(format!("worker pipe closed: {e}")));
+        }
+        match self.read_line(Instant::now() + timeout, spin) {
+            Ok(line) => match serde_json::from_slice::<Response>(&line) {
+                Ok(Response::Crashed { message }) => {
+                    self.kill();
+                    Err(Failure::Died(message))
+                }
+                Ok(r) => Ok(r),
+                Err(e) => {
+                    self.kill();
+                    Err(Failure::Died(format!("bad worker answer: {e}")))
+                }
+            },
+            Err(Failure::Timeout) => {
+                self.kill();
+                Err(Failure::Timeout)
+            }
+            Err(died) => {
+                self.kill();
+                Err(died)
+            }
+        }
+    }
+
+    /// Reads one line from the worker, waiting at most until `deadline`. The caller's
+    /// thread reads the pipe itself (no reader thread: one wake-up less per call).
+    fn read_line(&mut self, deadline: Instant, spin: Duration) -> Result<Vec<u8>, Failure> {
+        let mut spin_until = Instant::now() + spin;
+        let mut scanned = 0;
+        loop {
+            if let Some(pos) = self.pending[scanned..].iter().position(|&b| b == b'\n') {
+                let rest = self.pending.split_off(scanned + pos + 1);
+                let mut line = std::mem::replace(&mut self.pending, rest);
+                line.pop();
+                return Ok(line);
+            }
+            scanned = self.pending.len();
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            let mut pfd = libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let ms = i32::try_from(remaining.as_millis().max(1)).unwrap_or(i32::MAX);
+            // Most answers arrive within microseconds: check without sleeping for a
+            // short while first, since a wake-up from poll costs tens of microseconds.
+            let mut ready = 0;
+            while Instant::now() < spin_until {
+                // SAFETY: one valid pollfd for a descriptor this worker owns.
+                ready = unsafe { libc::poll(&mut pfd, 1, 0) };
+                if ready != 0 {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+            spin_until = Instant::now();
+            if ready == 0 {
+                // SAFETY: as above.
+                ready = unsafe { libc::poll(&mut pfd, 1, ms) };
+            }
+            if ready < 0 {
+                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(Failure::Died("poll failed".into()));
+            }
+            if ready == 0 {
+                if remaining.is_zero() {
+                    return Err(Failure::Timeout);
+                }
+                continue;
+            }
+            let mut chunk = [0u8; 64 * 1024];
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => {
+                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
+                    return Err(Failure::Died(format!("worker exited ({status})")));
+                }
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Failure::Died(format!("worker pipe: {e}"))),
+            }
+        }
+    }
+
+    pub(super) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+impl Worker {
+    /// The worker's process id.
+    pub(super) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+/// Turns scryer's consult messages into `file:line: why`.
+fn load_message(kb: &Path, messages: &str) -> String {
+    let file = kb.display();
+    // scryer reports `error(syntax_error(What),read_term/3:Line)`.
+    if let Some(start) = messages.find("syntax_error(") {
+        let rest = &messages[start + "syntax_error(".len()..];
+        let what = rest.split(')').next().unwrap_or("unknown");
+        let line = rest
+            .split(':')
+            .nth(1)
+            .map(|l| {
+                l.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+            })
+            .filter(|l| !l.is_empty());
+        let what = what.replace('_', " ");
+        return match line {
+            Some(line) => format!("{file}:{line}: syntax error: {what}"),
+            None => format!("{file}: syntax error: {what}"),
+        };
+    }
+    // One line: the binary prints this as its one-line cause.
+    let detail = messages
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    if detail.is_empty() {
+        format!("{file}: the knowledge base failed to load")
+    } else {
+        format!("{file}: the knowledge base failed to load: {detail}")
+    }
+}

@@ -1,0 +1,263 @@
+//! The call pipeline every surface uses: HTTP, MCP, the methods `knowledge_base!`
+//! generates and the CLI.
+//!
+//! 1. **Resolve** an operation once, by name, to an [`OpId`].
+//! 2. **Prepare** a [`Call`]: the arguments are checked against the declared types and
+//!    turned into the goal text (from a JSON object, or from typed input values).
+//! 3. **Invoke** it, blocking ([`KnowledgeBase::invoke`]) or async
+//!    ([`KnowledgeBase::invoke_async`]): a cached answer is returned at once;
+//!    otherwise the call is admitted (at most `max_pending` at a time, else
+//!    [`CallError::Overloaded`]), run on the engine, and its outcome shaped into JSON.
+
+use std::ops::Deref;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde_json::Value;
+
+use super::{CallError, KnowledgeBase, codec};
+use crate::engine::EngineError;
+use crate::pldoc::Operation;
+
+/// An operation of one knowledge base, resolved once by [`KnowledgeBase::resolve`]:
+/// its index in [`KnowledgeBase::operations`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpId(usize);
+
+impl OpId {
+    /// The index of the operation in [`KnowledgeBase::operations`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+
+    /// The id of the operation at `index` (as laid out by the model it was built from;
+    /// generated code knows the indices at compile time).
+    #[doc(hidden)]
+    pub const fn from_index(index: usize) -> OpId {
+        OpId(index)
+    }
+}
+
+/// A call whose arguments are checked and whose goal is built, ready to invoke.
+#[derive(Debug, Clone)]
+pub struct Call {
+    op: OpId,
+    query: String,
+    cacheable: bool,
+    generation: u64,
+}
+
+impl Call {
+    /// The operation called.
+    pub fn operation(&self) -> OpId {
+        self.op
+    }
+}
+
+/// A call's answer and what the knowledge base printed while computing it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The JSON answer, shaped by the declared determinism.
+    pub value: Value,
+    /// Text the goal wrote with `write/1`, `format/2`, … (also logged).
+    pub output: String,
+}
+
+/// Holds one place among the `max_pending` calls admitted to the engine, until it
+/// drops (`K` is `&KnowledgeBase` or, to cross into the blocking pool, an `Arc`).
+struct Admission<K: Deref<Target = KnowledgeBase>>(K);
+
+impl<K: Deref<Target = KnowledgeBase>> Drop for Admission<K> {
+    fn drop(&mut self) {
+        self.0.pending.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Takes a place among the `max_pending` admitted calls, or says the engine is full.
+fn admit<K: Deref<Target = KnowledgeBase>>(kb: K, id: OpId) -> Result<Admission<K>, CallError> {
+    let limit = kb.engine.config().max_pending.max(1);
+    let before = kb.pending.fetch_add(1, Ordering::AcqRel);
+    let operation = (before >= limit).then(|| kb.op(id).name.to_string());
+    let admission = Admission(kb);
+    match operation {
+        Some(operation) => Err(CallError::Overloaded { operation, limit }),
+        None => Ok(admission),
+    }
+}
+
+impl KnowledgeBase {
+    /// The operation named `name`, resolved to an id.
+    pub fn resolve(&self, name: &str) -> Option<OpId> {
+        self.report
+            .operations
+            .iter()
+            .position(|op| op.name == name)
+            .map(OpId)
+    }
+
+    /// The operation with this id.
+    ///
+    /// # Panics
+    /// If `id` was not made by this knowledge base (it is out of range).
+    pub fn op(&self, id: OpId) -> &Operation {
+        &self.report.operations[id.0]
+    }
+
+    fn checked(&self, id: OpId) -> Result<&Operation, CallError> {
+        self.report
+            .operations
+            .get(id.0)
+            .ok_or_else(|| CallError::UnknownOperation(format!("#{}", id.0)))
+    }
+
+    /// Checks a JSON object of arguments (keyed by the PlDoc names) and builds the call.
+    pub fn prepare(&self, id: OpId, args: &Value) -> Result<Call, CallError> {
+        let op = self.checked(id)?;
+        let inputs = codec::inputs_of(op, args).map_err(|error| CallError::Arguments {
+            operation: op.name.to_string(),
+            error,
+        })?;
+        self.prepare_inputs(id, &inputs)
+    }
+
+    /// Builds the call from input values in mode-line order (the typed methods'
+    /// path: their arguments are already the right ones, only values are checked).
+    #[doc(hidden)]
+    pub fn prepare_inputs(&self, id: OpId, inputs: &[&Value]) -> Result<Call, CallError> {
+        let op = self.checked(id)?;
+        let limits = &self.engine.config().limits;
+        let query = codec::build_query(op, inputs, limits.inferences, limits.solutions).map_err(
+            |error| CallError::Arguments {
+                operation: op.name.to_string(),
+                error,
+            },
+        )?;
+        Ok(Call {
+            op: id,
+            query,
+            cacheable: self.cache.enabled() && self.effects[id.0].cacheable,
+            generation: self.engine.generation(),
+        })
+    }
+
+    /// Runs a call, blocking the thread until it answers or a limit is hit.
+    pub fn invoke(&self, call: Call) -> Result<Answer, CallError> {
+        if let Some(answer) = self.cached(&call) {
+            return Ok(answer);
+        }
+        let _admitted = admit(self, call.op)?;
+        self.run(call)
+    }
+
+    /// Runs a call from async code. The engine work happens on tokio's blocking
+    /// pool, so the caller's other futures keep running meanwhile; a cached answer
+    /// comes back without leaving the task.
+    pub async fn invoke_async(self: &Arc<Self>, call: Call) -> Result<Answer, CallError> {
+        if let Some(answer) = self.cached(&call) {
+            return Ok(answer);
+        }
+        let operation = self.op(call.op).name.to_string();
+        // The place is given back when the blocking task ends, even if this future
+        // was dropped meanwhile (the engine is busy until then).
+        let admitted = admit(Arc::clone(self), call.op)?;
+        let joined = tokio::task::spawn_blocking(move || admitted.0.run(call)).await;
+        joined.unwrap_or_else(|e| {
+            Err(CallError::Engine {
+                operation,
+                error: EngineError::Crashed(format!("the call's thread failed: {e}")),
+            })
+        })
+    }
+
+    /// Calls operation `name` with a JSON object of arguments; returns the JSON
+    /// answer (blocking).
+    pub fn call(&self, name: &str, args: &Value) -> Result<Value, CallError> {
+        self.call_full(name, args).map(|a| a.value)
+    }
+
+    /// Like [`call`](Self::call), also returning what the goal printed.
+    pub fn call_full(&self, name: &str, args: &Value) -> Result<Answer, CallError> {
+        let id = self
+            .resolve(name)
+            .ok_or_else(|| CallError::UnknownOperation(name.to_string()))?;
+        self.invoke(self.prepare(id, args)?)
+    }
+
+    /// Calls operation `name` with a JSON object of arguments from async code.
+    pub async fn call_async(
+        self: &Arc<Self>,
+        name: &str,
+        args: &Value,
+    ) -> Result<Value, CallError> {
+        let id = self
+            .resolve(name)
+            .ok_or_else(|| CallError::UnknownOperation(name.to_string()))?;
+        let call = self.prepare(id, args)?;
+        self.invoke_async(call).await.map(|a| a.value)
+    }
+
+    /// The cached answer of a call, if the cache holds one for the current state of
+    /// the database.
+    fn cached(&self, call: &Call) -> Option<Answer> {
+        if !call.cacheable {
+            return None;
+        }
+        let value = self.cache.get(&call.query, self.engine.generation())?;
+        Some(Answer {
+            value,
+            output: String::new(),
+        })
+    }
+
+    /// Runs a call on the engine.
+    fn run(&self, call: Call) -> Result<Answer, CallError> {
+        let op = self.op(call.op);
+        let effects = self.effects[call.op.0];
+        let limits = &self.engine.config().limits;
+        let key = call.cacheable.then(|| call.query.clone());
+        let outcome =
+            self.engine
+                .run(call.query, effects.mutating)
+                .map_err(|error| match error {
+                    EngineError::TimeLimit(limit) => CallError::TimeLimit {
+                        operation: op.name.to_string(),
+                        limit,
+                    },
+                    error => CallError::Engine {
+                        operation: op.name.to_string(),
+                        error,
+                    },
+                })?;
+        if !outcome.output.is_empty() {
+            tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
+        }
+        let value = codec::shape(op, outcome.outcome, limits.inferences, limits.solutions)?;
+        if let Some(key) = key {
+            // Tagged with the generation seen before the run (see `cache`).
+            self.cache.insert(key, call.generation, value.clone());
+        }
+        Ok(Answer {
+            value,
+            output: outcome.output,
+        })
+    }
+
+    /// Checks that the engine answers a trivial goal.
+    pub fn ping(&self) -> Result<(), CallError> {
+        let engine_error = |error| CallError::Engine {
+            operation: "health".into(),
+            error,
+        };
+        let outcome = self
+            .engine
+            .run("'$charon_once'(sol,true,1000,R).".into(), false)
+            .map_err(engine_error)?;
+        match outcome.outcome {
+            crate::engine::Outcome::Solved(_) => Ok(()),
+            other => Err(CallError::Exception {
+                operation: "health".into(),
+                term: format!("{other:?}"),
+            }),
+        }
+    }
+}

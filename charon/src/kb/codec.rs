@@ -1,0 +1,166 @@
+//! JSON arguments → goal text, and the decoded outcome → the JSON answer.
+
+use serde_json::{Map, Value};
+
+use super::{ArgumentError, CallError};
+use crate::engine::Outcome;
+use crate::pldoc::{Determinism, Mode, Operation};
+use crate::term::{self, OutputTypeError, PlTerm};
+
+/// The input values of a JSON object of arguments, in mode-line order.
+pub(crate) fn inputs_of<'v>(
+    op: &Operation,
+    args: &'v Value,
+) -> Result<Vec<&'v Value>, ArgumentError> {
+    let given = args.as_object().ok_or(ArgumentError::NotAnObject)?;
+    for key in given.keys() {
+        match op.args.iter().find(|a| a.name == *key) {
+            None => return Err(ArgumentError::Unknown(key.clone())),
+            Some(a) if a.mode == Mode::Out => return Err(ArgumentError::Output(key.clone())),
+            Some(_) => {}
+        }
+    }
+    op.inputs()
+        .map(|arg| {
+            given
+                .get(arg.name.as_ref())
+                .ok_or_else(|| ArgumentError::Missing(arg.name.to_string()))
+        })
+        .collect()
+}
+
+/// Builds the goal of a call from its input values in mode-line order:
+/// `'$charon_once'(sol(O0,…), name(…), Limit, R).` or the `'$charon_all'` form.
+pub(crate) fn build_query(
+    op: &Operation,
+    inputs: &[&Value],
+    inferences: u64,
+    solutions: usize,
+) -> Result<String, ArgumentError> {
+    let mut inputs = inputs.iter();
+    let mut goal = term::GoalText::default();
+    term::write_atom(&mut goal.text, &op.name);
+    let mut template = String::from("sol");
+    let mut outputs = 0;
+    for (i, arg) in op.args.iter().enumerate() {
+        goal.text.push(if i == 0 { '(' } else { ',' });
+        if arg.mode == Mode::In {
+            let value = inputs
+                .next()
+                .ok_or_else(|| ArgumentError::Missing(arg.name.to_string()))?;
+            term::write_input(&mut goal, &arg.ty, value).map_err(|error| ArgumentError::Type {
+                name: arg.name.to_string(),
+                error,
+            })?;
+        } else {
+            let var = format!("O{i}");
+            template.push(if outputs == 0 { '(' } else { ',' });
+            template.push_str(&var);
+            goal.text.push_str(&var);
+            outputs += 1;
+        }
+    }
+    if !op.args.is_empty() {
+        goal.text.push(')');
+    }
+    let goal = if goal.has_floats {
+        format!("'$charon_floats'({})", goal.text)
+    } else {
+        goal.text
+    };
+    if outputs > 0 {
+        template.push(')');
+    }
+    Ok(if op.determinism.is_many() {
+        format!("'$charon_all'({template},{goal},{inferences},{solutions},R).")
+    } else {
+        format!("'$charon_once'({template},{goal},{inferences},R).")
+    })
+}
+
+/// Shapes a decoded outcome by the declared determinism: one solution or an array.
+pub(crate) fn shape(
+    op: &Operation,
+    outcome: Outcome,
+    inferences: u64,
+    solutions: usize,
+) -> Result<Value, CallError> {
+    let operation = || op.name.to_string();
+    match outcome {
+        Outcome::Solved(payload) if op.determinism.is_many() => {
+            let items = match payload {
+                PlTerm::List(items) => items,
+                // A list of `sol` terms could only come back as text if they were
+                // one-character atoms; `sol` is not, so anything else is a bug.
+                other => {
+                    return Err(CallError::Exception {
+                        operation: operation(),
+                        term: other.to_string(),
+                    });
+                }
+            };
+            items
+                .iter()
+                .map(|s| solution(op, s))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array)
+        }
+        Outcome::Solved(payload) => solution(op, &payload),
+        Outcome::Failed if op.determinism.is_many() => Ok(Value::Array(Vec::new())),
+        Outcome::Failed => match op.determinism {
+            Determinism::Det => Err(CallError::DetFailed {
+                operation: operation(),
+            }),
+            _ if op.outputs().next().is_none() => Ok(Value::Bool(false)),
+            _ => Ok(Value::Null),
+        },
+        Outcome::InferenceLimit => Err(CallError::InferenceLimit {
+            operation: operation(),
+            limit: inferences,
+        }),
+        Outcome::TooManySolutions => Err(CallError::TooManySolutions {
+            operation: operation(),
+            limit: solutions,
+        }),
+        Outcome::Exception(term) => Err(CallError::Exception {
+            operation: operation(),
+            term: term.to_string(),
+        }),
+    }
+}
+
+/// One solution `sol(O…)`: none → `true`, one → the value, several → an object.
+fn solution(op: &Operation, sol: &PlTerm) -> Result<Value, CallError> {
+    let values: &[PlTerm] = match sol {
+        PlTerm::Compound(_, values) => values,
+        _ => &[],
+    };
+    let outputs: Vec<_> = op.outputs().collect();
+    let convert = |i: usize| {
+        let arg = outputs[i];
+        let term = values.get(i).ok_or_else(|| CallError::Output {
+            operation: op.name.to_string(),
+            argument: arg.name.to_string(),
+            error: OutputTypeError {
+                declared: arg.ty.to_string(),
+                found: "nothing".into(),
+            },
+        })?;
+        term::to_json(&arg.ty, term).map_err(|error| CallError::Output {
+            operation: op.name.to_string(),
+            argument: arg.name.to_string(),
+            error,
+        })
+    };
+    match outputs.len() {
+        0 => Ok(Value::Bool(true)),
+        1 => convert(0),
+        _ => {
+            let mut map = Map::new();
+            for (i, arg) in outputs.iter().enumerate() {
+                map.insert(arg.name.to_string(), convert(i)?);
+            }
+            Ok(Value::Object(map))
+        }
+    }
+}

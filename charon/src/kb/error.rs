@@ -1,0 +1,168 @@
+//! The errors of loading a knowledge base and of calling its operations.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::engine::EngineError;
+use crate::term::{InputTypeError, OutputTypeError};
+
+/// Why a knowledge base did not load.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read {path}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The engine rejected the file (syntax error, failed directive); the message
+    /// names `file:line` where the engine gives one.
+    #[error("{0}")]
+    Consult(String),
+    /// The engine could not be started.
+    #[error(transparent)]
+    Engine(EngineError),
+    /// A file loaded in place of a compiled-in knowledge base does not declare the
+    /// same operations (see [`KnowledgeBase::load_matching`](crate::KnowledgeBase::load_matching)).
+    #[error("{path}: its operations differ from the compiled-in knowledge base: {difference}")]
+    ModelMismatch {
+        /// The file.
+        path: PathBuf,
+        /// The first difference found.
+        difference: String,
+    },
+}
+
+/// What is wrong with the arguments of a call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArgumentError {
+    /// The arguments are not a JSON object.
+    #[error("arguments must be a JSON object keyed by argument name")]
+    NotAnObject,
+    /// A key that is not an argument of the operation.
+    #[error("unknown argument `{0}`")]
+    Unknown(String),
+    /// An input argument is missing.
+    #[error("missing input argument `{0}`")]
+    Missing(String),
+    /// A value was given for an output argument.
+    #[error("`{0}` is an output argument and cannot be given")]
+    Output(String),
+    /// A value does not fit the declared type.
+    #[error("argument `{name}`: {error}")]
+    Type {
+        /// The argument.
+        name: String,
+        /// What was expected and found.
+        error: InputTypeError,
+    },
+}
+
+impl ArgumentError {
+    /// The argument this error is about, if it is about one.
+    pub fn argument(&self) -> Option<&str> {
+        match self {
+            ArgumentError::NotAnObject => None,
+            ArgumentError::Unknown(n) | ArgumentError::Missing(n) | ArgumentError::Output(n) => {
+                Some(n)
+            }
+            ArgumentError::Type { name, .. } => Some(name),
+        }
+    }
+}
+
+/// Why a call did not produce an answer.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// No operation has that name.
+    #[error("no operation named `{0}`")]
+    UnknownOperation(String),
+    /// Bad arguments.
+    #[error("{operation}: {error}")]
+    Arguments {
+        /// The operation.
+        operation: String,
+        /// What is wrong.
+        error: ArgumentError,
+    },
+    /// The goal raised a Prolog exception.
+    #[error("{operation} raised a Prolog exception: {term}")]
+    Exception {
+        /// The operation.
+        operation: String,
+        /// The exception term, as Prolog text.
+        term: String,
+    },
+    /// A `det` operation failed.
+    #[error("{operation} is declared det but failed")]
+    DetFailed {
+        /// The operation.
+        operation: String,
+    },
+    /// The inference limit was reached.
+    #[error("{operation} exceeded the limit of {limit} inferences")]
+    InferenceLimit {
+        /// The operation.
+        operation: String,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// More solutions than the limit.
+    #[error("{operation} has more than {limit} solutions (the solution limit)")]
+    TooManySolutions {
+        /// The operation.
+        operation: String,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// The wall-clock limit was reached.
+    #[error("{operation} ran longer than the time limit of {limit:?} and was stopped")]
+    TimeLimit {
+        /// The operation.
+        operation: String,
+        /// The limit in force.
+        limit: Duration,
+    },
+    /// An output value does not fit its declared type.
+    #[error("{operation}: output `{argument}` {error}")]
+    Output {
+        /// The operation.
+        operation: String,
+        /// The output argument.
+        argument: String,
+        /// What was declared and found.
+        error: OutputTypeError,
+    },
+    /// Too many calls are already in the engine or waiting for it
+    /// ([`EngineConfig::max_pending`](crate::EngineConfig::max_pending)).
+    #[error("{operation}: {limit} calls are already waiting for the engine; retry shortly")]
+    Overloaded {
+        /// The operation.
+        operation: String,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// The answer does not fit the Rust type of a generated method (an `int` beyond
+    /// `i64`, say).
+    #[error("{operation}: the answer does not fit its Rust type: {message}")]
+    Decode {
+        /// The operation.
+        operation: String,
+        /// What serde said.
+        message: String,
+    },
+    /// The engine process stopped during the call (memory, stack, panic).
+    #[error("{operation}: {error}")]
+    Engine {
+        /// The operation.
+        operation: String,
+        /// What happened.
+        error: EngineError,
+    },
+}

@@ -1,0 +1,293 @@
+//! [`KnowledgeBase`]: a knowledge base loaded into the engine, and its operations.
+//!
+//! Two ways in, one result: [`KnowledgeBase::load`] reads a `.pl` file and its PlDoc
+//! at run time; [`KnowledgeBase::from_model`] takes operations that were read before
+//! (by `knowledge_base!` at compile time) plus the source text, and parses no PlDoc.
+//! Calls go through the one pipeline in `call`; `codec` turns JSON into goals and
+//! outcomes into JSON.
+
+mod call;
+mod codec;
+mod error;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicUsize;
+
+pub use call::{Answer, Call, OpId};
+pub use error::{ArgumentError, CallError, LoadError};
+
+use crate::analysis;
+use crate::cache::AnswerCache;
+use crate::engine::{Engine, EngineConfig, EngineError};
+use crate::pldoc::{self, Operation, Rejection, Report};
+
+/// What a knowledge base's calls may do, per operation (indexed by [`OpId`]).
+#[derive(Debug, Clone, Copy)]
+struct Effects {
+    /// May change the database: runs alone and publishes its changes.
+    mutating: bool,
+    /// Neither changes the database nor has other effects: answers may be cached.
+    cacheable: bool,
+}
+
+/// A knowledge base loaded into the engine, with its operations.
+#[derive(Debug)]
+pub struct KnowledgeBase {
+    display: String,
+    path: PathBuf,
+    report: Report,
+    effects: Vec<Effects>,
+    cache: AnswerCache,
+    pending: AtomicUsize,
+    engine: Engine,
+    _temp: Option<TempFile>,
+}
+
+#[derive(Debug)]
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+impl KnowledgeBase {
+    /// Loads `path` with the default configuration.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, LoadError> {
+        Self::load_with(path, EngineConfig::default())
+    }
+
+    /// Loads `path` with `config`; its PlDoc is read now.
+    pub fn load_with(path: impl AsRef<Path>, config: EngineConfig) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let (text, abs) = read(path)?;
+        let display = path.display().to_string();
+        let report = pldoc::analyse(&display, &text);
+        Self::start(display, report, abs, config, None)
+    }
+
+    /// Loads `path` in place of a knowledge base whose operations are known (compiled
+    /// in by `knowledge_base!`): the file must declare exactly those operations (same
+    /// names, arguments, types and determinism, in the same order), else
+    /// [`LoadError::ModelMismatch`]. Its documentation may differ.
+    pub fn load_matching(
+        path: impl AsRef<Path>,
+        expected: &[Operation],
+        config: EngineConfig,
+    ) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let (text, abs) = read(path)?;
+        let display = path.display().to_string();
+        let report = pldoc::analyse(&display, &text);
+        if let Some(difference) = difference(expected, &report.operations) {
+            return Err(LoadError::ModelMismatch {
+                path: path.to_path_buf(),
+                difference,
+            });
+        }
+        Self::start(display, report, abs, config, None)
+    }
+
+    /// Loads a knowledge base from source text; `name` is used in report locations.
+    pub fn from_source(name: &str, text: &str) -> Result<Self, LoadError> {
+        Self::from_source_with(name, text, EngineConfig::default())
+    }
+
+    /// Loads a knowledge base from source text with `config`; its PlDoc is read now.
+    pub fn from_source_with(
+        name: &str,
+        text: &str,
+        config: EngineConfig,
+    ) -> Result<Self, LoadError> {
+        let report = pldoc::analyse(name, text);
+        let (abs, temp) = temp_file(text)?;
+        Self::start(name.to_string(), report, abs, config, Some(temp))
+    }
+
+    /// A knowledge base from operations read before (no PlDoc parsing now) and the
+    /// source text they were read from. This is how `knowledge_base!` loads the text
+    /// it compiled in; `file` names it in messages.
+    pub fn from_model(
+        file: &str,
+        source: &str,
+        operations: Vec<Operation>,
+        config: EngineConfig,
+    ) -> Result<Self, LoadError> {
+        let report = Report {
+            operations,
+            rejections: Vec::new(),
+        };
+        let (abs, temp) = temp_file(source)?;
+        Self::start(file.to_string(), report, abs, config, Some(temp))
+    }
+
+    fn start(
+        display: String,
+        report: Report,
+        abs: PathBuf,
+        config: EngineConfig,
+        temp: Option<TempFile>,
+    ) -> Result<Self, LoadError> {
+        let engine = Engine::start(&abs, config).map_err(|e| match e {
+            EngineError::Load(m) => {
+                LoadError::Consult(m.replace(&abs.display().to_string(), &display))
+            }
+            other => LoadError::Engine(other),
+        })?;
+        let rules = engine.rules().map_err(LoadError::Engine)?;
+        let found = analysis::effects(&rules);
+        let effects = report
+            .operations
+            .iter()
+            .map(|op| {
+                let pi = (op.name.to_string(), op.arity());
+                let mutating = found.mutating.contains(&pi);
+                Effects {
+                    mutating,
+                    cacheable: !mutating && !found.impure.contains(&pi),
+                }
+            })
+            .collect();
+        let cache = AnswerCache::new(engine.config().answer_cache);
+        Ok(KnowledgeBase {
+            display,
+            path: abs,
+            report,
+            effects,
+            cache,
+            pending: AtomicUsize::new(0),
+            engine,
+            _temp: temp,
+        })
+    }
+
+    /// The exposed operations, in file order; an operation's [`OpId`] is its index.
+    pub fn operations(&self) -> &[Operation] {
+        &self.report.operations
+    }
+
+    /// The operation named `name`.
+    pub fn operation(&self, name: &str) -> Option<&Operation> {
+        self.resolve(name).map(|id| self.op(id))
+    }
+
+    /// The exposure report: operations, and documented predicates not exposed.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// Documented predicates that are not exposed, with the reason.
+    pub fn rejections(&self) -> &[Rejection] {
+        &self.report.rejections
+    }
+
+    /// The name of the knowledge base: its file name (or the name given to
+    /// [`from_source`](Self::from_source)).
+    pub fn title(&self) -> String {
+        Path::new(&self.display).file_name().map_or_else(
+            || self.display.clone(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// The file the engine consulted.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether calls of `name` may change the database (and so run alone).
+    pub fn is_mutating(&self, name: &str) -> bool {
+        self.resolve(name)
+            .is_some_and(|id| self.effects[id.index()].mutating)
+    }
+
+    /// Whether answers of `name` may be cached: it neither changes the database nor
+    /// has other effects (output, time, randomness), so the same arguments give the
+    /// same answer until the database changes.
+    pub fn is_cacheable(&self, name: &str) -> bool {
+        self.resolve(name)
+            .is_some_and(|id| self.effects[id.index()].cacheable)
+    }
+
+    /// Engine counters (workers started, calls).
+    pub fn stats(&self) -> crate::engine::EngineStats {
+        self.engine.stats()
+    }
+
+    /// Process ids of the engine workers that are idle at this moment (for
+    /// monitoring; busy workers are not listed).
+    pub fn idle_worker_pids(&self) -> Vec<u32> {
+        self.engine.idle_worker_pids()
+    }
+
+    /// The engine configuration in force.
+    pub fn config(&self) -> &EngineConfig {
+        self.engine.config()
+    }
+}
+
+fn read(path: &Path) -> Result<(String, PathBuf), LoadError> {
+    let err = |source| LoadError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = std::fs::read_to_string(path).map_err(err)?;
+    let abs = std::path::absolute(path).map_err(err)?;
+    Ok((text, abs))
+}
+
+/// Writes source text to a private file: the engine consults files only (a string
+/// consult with an error in it aborts the process).
+fn temp_file(text: &str) -> Result<(PathBuf, TempFile), LoadError> {
+    static SEQ: AtomicUsize = AtomicUsize::new(0);
+    let file = std::env::temp_dir().join(format!(
+        "charon-src-{}-{}.pl",
+        std::process::id(),
+        SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::write(&file, text).map_err(|source| LoadError::Read {
+        path: file.clone(),
+        source,
+    })?;
+    Ok((file.clone(), TempFile(file)))
+}
+
+/// The first way `found` differs from `expected` in what a caller relies on (names,
+/// arguments, types, determinism, order), if any.
+fn difference(expected: &[Operation], found: &[Operation]) -> Option<String> {
+    for (i, want) in expected.iter().enumerate() {
+        match found.get(i) {
+            None => {
+                return Some(format!(
+                    "operation {} ({}) is missing",
+                    i + 1,
+                    want.signature()
+                ));
+            }
+            Some(got) => {
+                let same_args = want.args.len() == got.args.len()
+                    && want
+                        .args
+                        .iter()
+                        .zip(&got.args)
+                        .all(|(a, b)| a.name == b.name && a.mode == b.mode && a.ty == b.ty);
+                if want.name != got.name || !same_args || want.determinism != got.determinism {
+                    return Some(format!(
+                        "expected `{}`, found `{}` at {}",
+                        want.signature(),
+                        got.signature(),
+                        got.location
+                    ));
+                }
+            }
+        }
+    }
+    found.get(expected.len()).map(|extra| {
+        format!(
+            "it has an extra operation `{}` at {}",
+            extra.signature(),
+            extra.location
+        )
+    })
+}
