@@ -41,16 +41,76 @@ enum Command {
     ///
     /// Example: charon check examples/meds.pl
     Check(CheckArgs),
+    /// List the operations of a knowledge base, or run one with typed flags.
+    ///
+    /// Without OP, prints one line per operation: its signature and summary.
+    /// With OP, runs it and prints its JSON answer on stdout (nothing else goes to stdout;
+    /// what the knowledge base prints goes to stderr). Every input argument is a flag
+    /// named exactly like the PlDoc argument (--Age 82); a list is the flag repeated
+    /// (--Drugs a --Drugs b) or one JSON array (--Drugs '["a","b"]'); values are typed
+    /// by the declared types. `charon call KB.pl OP --help` describes OP and its flags.
+    ///
+    /// The options below go BEFORE the knowledge base or OP; everything after OP is OP's.
+    /// Example: charon call --timeout-ms 2000 examples/meds.pl is_pim --Age 70 --Drug diazepam
+    ///
+    /// Exit status:
+    ///   0  an answer was printed: det or semidet success, nondet/multi with a solution
+    ///   1  no answer: a semidet failure (prints null or false), no solutions (prints []),
+    ///      a det failure (reported on stderr)
+    ///   2  bad usage or arguments: unknown operation or flag, missing input, a value not
+    ///      of its type
+    ///   3  the call failed (Prolog exception, inference/time/solution limit, engine
+    ///      crash, an answer not fitting its type) or the knowledge base did not load
+    ///
+    /// Example: charon call examples/meds.pl pim_check --Age 82 --Drugs diazepam
+    #[command(
+        verbatim_doc_comment,
+        override_usage = "charon call [OPTIONS] <KB> [OP [--Arg V]...]"
+    )]
+    Call(CallArgs),
 }
 
 #[derive(Debug, Args)]
 struct CheckArgs {
     /// The knowledge base (a .pl file).
     kb: PathBuf,
+    /// Print the report as one JSON object `{"operations": [...], "rejections": [...]}`
+    /// instead of text. Example: --json
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     common: Common,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+struct CallArgs {
+    /// The knowledge base (a .pl file).
+    kb: PathBuf,
+    /// The operation to run, then its flags: one per input argument, named like it
+    /// (`--Name value`). Without OP, the operations are listed. Everything after OP is
+    /// the operation's, `--help` included.
+    ///
+    /// Example: pim_check --Age 82 --Drugs diazepam --Drugs doxylamine
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "OP [--Arg V]"
+    )]
+    operation: Vec<String>,
+    /// Diagnostics filter for stderr, in tracing syntax; RUST_LOG overrides it. What the
+    /// knowledge base prints is logged under charon::kb_output.
+    ///
+    /// Example: --log debug, --log charon=trace,warn
+    #[arg(
+        long,
+        value_name = "FILTER",
+        default_value = "warn,charon::kb_output=info"
+    )]
+    log: String,
+    #[command(flatten)]
+    limits: CallLimitArgs,
 }
 
 #[derive(Debug, Args)]
@@ -124,18 +184,12 @@ struct Common {
     log: String,
 }
 
-/// Per-call limits (defaults are the library's `EngineConfig::default()`).
+/// Engine options and per-call limits (defaults are the library's
+/// `EngineConfig::default()`).
 #[derive(Debug, Args)]
 struct LimitArgs {
-    /// Wall-clock time limit per call, in milliseconds. Example: --timeout-ms 2000
-    #[arg(long, value_name = "MS", default_value_t = Limits::default().time.as_millis() as u64)]
-    timeout_ms: u64,
-    /// Inference limit per call. Example: --max-inferences 1000000
-    #[arg(long, value_name = "N", default_value_t = Limits::default().inferences)]
-    max_inferences: u64,
-    /// Most solutions collected for a nondet operation. Example: --max-solutions 500
-    #[arg(long, value_name = "N", default_value_t = Limits::default().solutions)]
-    max_solutions: usize,
+    #[command(flatten)]
+    call: CallLimitArgs,
     /// Engine worker processes (default: one per core). Example: --workers 4
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
@@ -149,12 +203,34 @@ struct LimitArgs {
     max_pending: usize,
 }
 
-impl LimitArgs {
+/// The limits of one call (defaults are the library's `Limits::default()`).
+#[derive(Debug, Args)]
+struct CallLimitArgs {
+    /// Wall-clock time limit per call, in milliseconds. Example: --timeout-ms 2000
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().time.as_millis() as u64)]
+    timeout_ms: u64,
+    /// Inference limit per call. Example: --max-inferences 1000000
+    #[arg(long, value_name = "N", default_value_t = Limits::default().inferences)]
+    max_inferences: u64,
+    /// Most solutions collected for a nondet operation. Example: --max-solutions 500
+    #[arg(long, value_name = "N", default_value_t = Limits::default().solutions)]
+    max_solutions: usize,
+}
+
+impl CallLimitArgs {
+    /// The default configuration with these limits.
     fn config(&self) -> EngineConfig {
         let mut config = EngineConfig::default();
         config.limits.time = Duration::from_millis(self.timeout_ms);
         config.limits.inferences = self.max_inferences;
         config.limits.solutions = self.max_solutions;
+        config
+    }
+}
+
+impl LimitArgs {
+    fn config(&self) -> EngineConfig {
+        let mut config = self.call.config();
         config.answer_cache = self.answer_cache;
         config.max_pending = self.max_pending.max(1);
         if let Some(n) = self.workers {
@@ -162,6 +238,21 @@ impl LimitArgs {
         }
         config
     }
+}
+
+/// The long options of `charon call` itself (`--timeout-ms`, …), to tell them from an
+/// operation's flags.
+pub(crate) fn call_options() -> Vec<String> {
+    let command = <Cli as clap::CommandFactory>::command();
+    command
+        .find_subcommand("call")
+        .map(|call| {
+            call.get_arguments()
+                .filter_map(clap::Arg::get_long)
+                .map(|long| format!("--{long}"))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn init_logging(filter: &str) {
@@ -182,6 +273,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Http(args) => http(args),
         Command::Mcp(args) => mcp(args),
         Command::Openapi(args) => openapi(args),
+        Command::Call(args) => Ok(call(args)),
     }
 }
 
@@ -295,15 +387,58 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     })
 }
 
+fn call(args: CallArgs) -> ExitCode {
+    init_logging(&args.log);
+    // One call: one worker, and no answer cache to fill.
+    let config = EngineConfig {
+        workers: 1,
+        answer_cache: 0,
+        ..args.limits.config()
+    };
+    // OP and its flags are one trailing list, so that nothing after OP (not even
+    // `--help` or a limit flag) is taken for an option of `charon call` itself.
+    let (op, rest) = match args.operation.split_first() {
+        Some((op, rest)) => (Some(op.as_str()), rest),
+        None => (None, &[][..]),
+    };
+    crate::call::run(&args.kb, op, rest, config)
+}
+
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
     let mut config = args.limits.config();
     config.workers = 1;
     let kb = charon::KnowledgeBase::load_with(&args.kb, config)?;
-    println!("{}", kb.report());
+    if args.json {
+        println!("{}", serde_json::to_string(&report_json(kb.report())?)?);
+    } else {
+        println!("{}", kb.report());
+    }
     Ok(if kb.report().is_clean() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The exposure report as JSON: operations as the model serializes them, rejections
+/// with their reason as text.
+fn report_json(report: &charon::Report) -> anyhow::Result<serde_json::Value> {
+    let operations = report
+        .operations
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()?;
+    let rejections: Vec<serde_json::Value> = report
+        .rejections
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "location": r.location,
+                "predicate": r.predicate,
+                "reason": r.reason.to_string(),
+            })
+        })
+        .collect();
+    Ok(serde_json::json!({"operations": operations, "rejections": rejections}))
 }

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod call;
 mod cli;
 
 fn main() -> ExitCode {

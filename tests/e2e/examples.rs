@@ -135,3 +135,40 @@ fn a_syntax_error_in_source_text_names_the_line() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `examples/typed-call`: typed methods from a plain `main`, run as a process.
+#[test]
+fn the_typed_call_example_runs() {
+    let bin = crate::util::charon_bin().with_file_name("charon-example-typed");
+    assert!(
+        bin.exists(),
+        "{} is missing: build the workspace",
+        bin.display()
+    );
+    let out = std::process::Command::new(&bin)
+        .args(["82", "diazepam", "warfarin", "aspirin"])
+        .current_dir(std::env::temp_dir()) // the text is compiled in: no file needed
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "flagged diazepam: Long-acting benzodiazepine: risk of falls and fractures.",
+            "1 flagged (diazepam), 1 interacting pair(s)",
+            "interaction warfarin + aspirin: major",
+            "criteria loaded: true",
+        ]
+    );
+    let bad = std::process::Command::new(&bin)
+        .arg("old")
+        .output()
+        .expect("runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`old` is not an age"));
+}

@@ -4,8 +4,10 @@
 //! One test binary (fewer link steps on 2 cores); modules by subject:
 
 mod cache; // the answer cache: what is cached, invalidation
+mod call; // charon call: typed flags, help, exit statuses
 mod cli; // the binary: check, exit codes, --help
 mod concurrency; // many threads, visibility and atomicity of changes
+mod equivalence; // knowledge_base! and the binary: identical operations, OpenAPI, tools
 mod examples; // the example knowledge bases and the RBAC generator
 mod hostile; // values that try to become code come back as data
 mod http; // SPEC §5/§6 through Router::oneshot, answers checked against the document
@@ -15,4 +17,5 @@ mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line
 mod shapes; // SPEC §4: the determinism table
 mod terms; // SPEC §3: every type, both directions, property tests
+mod typed; // knowledge_base!: typed methods, compiled model, generated router and tools
 mod util;

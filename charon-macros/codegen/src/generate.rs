@@ -54,6 +54,8 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
     quote! {
         #(#errors)*
 
+        #tracked
+
         #[doc = #type_doc]
         #[derive(::core::clone::Clone, ::core::fmt::Debug)]
         #vis struct #type_name {
@@ -79,8 +81,6 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
 
         #[allow(clippy::all, clippy::pedantic)]
         impl #type_name {
-            #tracked
-
             /// The knowledge base's path, as written in the macro call.
             pub const FILE: &'static str = #file;
 
@@ -128,9 +128,13 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
                 &self.kb
             }
 
-            /// The HTTP API of these operations, to nest in an axum app.
-            pub fn router(&self) -> ::charon::__private::axum::Router {
-                ::charon::http::router(::charon::__private::Arc::clone(&self.kb))
+            /// The HTTP API of these operations, to nest in an axum app (of any
+            /// state type: the routes need no state of the app's).
+            pub fn router<S>(&self) -> ::charon::__private::axum::Router<S>
+            where
+                S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+            {
+                ::charon::http::router(::charon::__private::Arc::clone(&self.kb)).with_state(())
             }
 
             /// The MCP server of these operations (one tool each).

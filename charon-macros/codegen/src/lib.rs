@@ -5,9 +5,9 @@
 //! It is ordinary code over `proc_macro2`, so it is unit-tested without a compiler
 //! plugin, and it never builds the engine.
 //!
-//! Steps, in the serde_derive way: read the input ([`input`]), build the model of what
-//! to generate and check it ([`plan`]: Rust names, types, every mistake collected),
-//! then generate ([`generate`]). Every PlDoc mistake becomes its own `compile_error!`
+//! Steps, in the serde_derive way: read the input (`input`), build the model of what
+//! to generate and check it (`plan`: Rust names, types, every mistake collected),
+//! then generate (`generate`). Every PlDoc mistake becomes its own `compile_error!`
 //! naming `file:line:column` with the offending line; the type is generated anyway with
 //! the operations that are fine, so one mistake does not cascade.
 

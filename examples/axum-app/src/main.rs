@@ -1,28 +1,61 @@
-//! An existing axum application that mounts a knowledge base under `/kb`, next to
-//! its own routes, all behind one middleware layer of its own.
+//! An existing axum application that uses a knowledge base two ways: it mounts the
+//! generated HTTP API under `/kb` next to its own routes, and one of its own handlers
+//! calls a typed method. Everything sits behind the application's own tower layers.
 //!
 //! ```sh
 //! cargo run --release -p charon-example-axum            # serves on 127.0.0.1:3000
 //! curl 'localhost:3000/kb/get_interaction?First=aspirin&Second=warfarin'
+//! curl 'localhost:3000/screen?age=82&drug=diazepam&drug=warfarin'
 //! ```
 
-use std::sync::Arc;
-
 use axum::Router;
-use axum::extract::Request;
-use axum::http::HeaderValue;
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tower::limit::ConcurrencyLimitLayer;
 
-/// The application: its own routes, the knowledge base nested under `/kb`, and a
-/// layer that stamps every response (the knowledge base's included).
-fn app(kb: Arc<charon::KnowledgeBase>) -> Router {
+// The typed API of examples/meds.pl, compiled in (path relative to this crate).
+charon::knowledge_base!(Meds = "../meds.pl");
+
+/// The application: its own routes (one of them calling the knowledge base through a
+/// typed method), the generated API nested under `/kb`, and two layers over all of it.
+fn app(meds: Meds) -> Router {
     Router::new()
         .route("/", get(|| async { "pharmacy app: see /kb/openapi.json" }))
-        .route("/version", get(|| async { env!("CARGO_PKG_VERSION") }))
-        .nest("/kb", charon::http::router(kb))
+        .route("/screen", get(screen))
+        .nest("/kb", meds.router())
+        .with_state(meds)
         .layer(middleware::from_fn(served_by))
+        .layer(ConcurrencyLimitLayer::new(256))
+}
+
+/// `GET /screen?age=82&drug=a&drug=b`: the application's own answer format, built
+/// from a typed call.
+async fn screen(State(meds): State<Meds>, Query(query): Query<Vec<(String, String)>>) -> Response {
+    let mut age = None;
+    let mut drugs = Vec::new();
+    for (key, value) in query {
+        match key.as_str() {
+            "age" => age = value.parse::<i64>().ok(),
+            "drug" => drugs.push(value),
+            _ => {}
+        }
+    }
+    let Some(age) = age else {
+        return (StatusCode::BAD_REQUEST, "give ?age=N&drug=…").into_response();
+    };
+    match meds.screening_summary(age, &drugs).await {
+        Ok(summary) if summary.flagged.is_empty() => "nothing flagged".into_response(),
+        Ok(summary) => format!(
+            "flagged: {}; interacting pairs: {}",
+            summary.flagged.join(", "),
+            summary.interactions
+        )
+        .into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
 }
 
 async fn served_by(request: Request, next: Next) -> Response {
@@ -35,14 +68,15 @@ async fn served_by(request: Request, next: Next) -> Response {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../meds.pl").to_string());
-    let kb = Arc::new(charon::KnowledgeBase::load(&path)?);
+    let meds = Meds::load()?;
     let port = std::env::var("PORT").unwrap_or_else(|_| "3000".into());
     let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}")).await?;
-    eprintln!("serving {path} on http://{}/kb", listener.local_addr()?);
-    axum::serve(listener, app(kb)).await?;
+    eprintln!(
+        "serving {} on http://{}/",
+        Meds::FILE,
+        listener.local_addr()?
+    );
+    axum::serve(listener, app(meds)).await?;
     Ok(())
 }
 
@@ -50,13 +84,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 mod tests {
     use super::*;
     use axum::body::Body;
-    use axum::http::StatusCode;
     use tower::ServiceExt as _;
-
-    fn kb() -> Arc<charon::KnowledgeBase> {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../meds.pl");
-        Arc::new(charon::KnowledgeBase::load(path).expect("meds.pl loads"))
-    }
 
     async fn get(app: &Router, uri: &str) -> (StatusCode, Option<HeaderValue>, String) {
         let response = app
@@ -73,8 +101,8 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread")]
-    async fn own_routes_and_knowledge_base_routes_share_the_layer() {
-        let app = app(kb());
+    async fn own_routes_typed_calls_and_generated_routes_share_the_layers() {
+        let app = app(Meds::load().expect("meds.pl loads"));
         let stamp = Some(HeaderValue::from_static("pharmacy-app"));
         assert_eq!(
             get(&app, "/").await,
@@ -82,6 +110,18 @@ mod tests {
                 StatusCode::OK,
                 stamp.clone(),
                 "pharmacy app: see /kb/openapi.json".into()
+            )
+        );
+        assert_eq!(
+            get(
+                &app,
+                "/screen?age=82&drug=diazepam&drug=warfarin&drug=aspirin"
+            )
+            .await,
+            (
+                StatusCode::OK,
+                stamp.clone(),
+                "flagged: diazepam; interacting pairs: 1".into()
             )
         );
         assert_eq!(

@@ -1,0 +1,3 @@
+charon::knowledge_base!("/etc/kb.pl");
+
+fn main() {}

@@ -1,0 +1,3 @@
+charon::knowledge_base!("kbs/arity_mismatch.pl");
+
+fn main() {}

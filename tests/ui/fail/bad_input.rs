@@ -1,0 +1,3 @@
+charon::knowledge_base!(Kb "kbs/all.pl");
+
+fn main() {}

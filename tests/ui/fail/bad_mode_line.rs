@@ -1,0 +1,3 @@
+charon::knowledge_base!("kbs/bad_mode_line.pl");
+
+fn main() {}

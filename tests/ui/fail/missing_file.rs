@@ -1,0 +1,3 @@
+charon::knowledge_base!("kbs/no_such_file.pl");
+
+fn main() {}

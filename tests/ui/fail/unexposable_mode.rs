@@ -1,0 +1,3 @@
+charon::knowledge_base!("kbs/unexposable_mode.pl");
+
+fn main() {}

@@ -1,0 +1,3 @@
+charon::knowledge_base!("kbs/unknown_type.pl");
+
+fn main() {}
