@@ -148,17 +148,17 @@ fn typed(c: &mut Criterion) {
             )
         })
     });
+    group.bench_function("typed/list", |b| {
+        b.iter(|| {
+            i = (i + 1) % perms.len();
+            black_box(typed.users_with_permission(perms[i]).expect("list"))
+        })
+    });
     group.bench_function("json/list", |b| {
         b.iter(|| {
             i = (i + 1) % perms.len();
             let args = json!({"Perm": perms[i]});
             black_box(kb.call("users_with_permission", &args).expect("list"))
-        })
-    });
-    group.bench_function("typed/list", |b| {
-        b.iter(|| {
-            i = (i + 1) % perms.len();
-            black_box(typed.users_with_permission(perms[i]).expect("list"))
         })
     });
     group.finish();
