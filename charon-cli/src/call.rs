@@ -79,6 +79,13 @@ fn call(
             format!(
                 "unknown option `{name}`: the operation comes before its flags (`charon call {kb} OP {name} ...`; `charon call {kb}` lists the operations)"
             )
+        } else if let Some(rejection) = report
+            .rejections
+            .iter()
+            .find(|r| r.predicate.split('/').next() == Some(name))
+        {
+            // Documented but not exposed: say why, not just "unknown".
+            format!("`{name}` is not an operation: {rejection}")
         } else {
             format!("no operation named `{name}` in {kb} (`charon call {kb}` lists them)")
         };
@@ -121,7 +128,7 @@ fn call(
     let json = serde_json::to_string(&answer.value)
         .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
     print(&format!("{json}\n"))?;
-    Ok(answered(kb.op(id), &answer.value))
+    Ok(answered(op, &answer.value))
 }
 
 /// The first of `args` that is an option of `charon call` itself (`--timeout-ms`, …)

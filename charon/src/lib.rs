@@ -96,13 +96,21 @@ pub mod __private {
         serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
     }
 
+    /// A float argument as JSON. One that JSON cannot carry (NaN, ±inf) becomes its
+    /// name as a string, so the argument check says "found string \"NaN\"".
+    pub fn float_input(value: &f64) -> serde_json::Value {
+        match serde_json::Number::from_f64(*value) {
+            Some(n) => serde_json::Value::Number(n),
+            None => serde_json::Value::String(value.to_string()),
+        }
+    }
+
     fn decode<T: serde::de::DeserializeOwned>(
         kb: &KnowledgeBase,
         id: OpId,
         value: serde_json::Value,
     ) -> Result<T, CallError> {
-        // By reference, so that an answer that does not fit can be quoted in the
-        // error (the string copies cost under 1 % of a call, see BENCHMARKS.md).
+        // By reference, so that an answer that does not fit can be quoted in the error.
         T::deserialize(&value).map_err(|e| {
             let mut answer = value.to_string();
             if answer.len() > 200 {
@@ -113,21 +121,42 @@ pub mod __private {
                 answer.truncate(cut);
                 answer.push('…');
             }
+            let op = kb.op(id);
+            let has_int = op.is_some_and(|op| op.outputs().any(|a| mentions_int(&a.ty)));
+            let hint = if has_int {
+                " (an `int` answer must fit in i64; declare the output `any` to receive larger integers as JSON numbers)"
+            } else {
+                ""
+            };
             CallError::Decode {
-                operation: kb.op(id).name.to_string(),
-                message: format!(
-                    "{e} in the answer {answer} (an `int` must fit in i64; declare the output `any` to receive larger integers as JSON numbers)"
-                ),
+                operation: op.map_or_else(|| "?".into(), |op| op.name.to_string()),
+                message: format!("{e} in the answer {answer}{hint}"),
             }
         })
+    }
+
+    fn mentions_int(ty: &crate::pldoc::Type) -> bool {
+        match ty {
+            crate::pldoc::Type::Int => true,
+            crate::pldoc::Type::List(inner) => mentions_int(inner),
+            _ => false,
+        }
+    }
+
+    /// The id of the operation at `index` of a knowledge base built from the model the
+    /// generated code was compiled with.
+    pub fn op_id(kb: &KnowledgeBase, index: usize) -> Result<OpId, CallError> {
+        kb.op_id(index)
+            .ok_or_else(|| CallError::UnknownOperation(format!("#{index}")))
     }
 
     /// A typed call from async code.
     pub async fn call_async<T: serde::de::DeserializeOwned>(
         kb: &Arc<KnowledgeBase>,
-        id: OpId,
+        index: usize,
         inputs: &[serde_json::Value],
     ) -> Result<T, CallError> {
+        let id = op_id(kb, index)?;
         let refs: Vec<&serde_json::Value> = inputs.iter().collect();
         let call = kb.prepare_inputs(id, &refs)?;
         let answer = kb.invoke_async(call).await?;
@@ -137,9 +166,10 @@ pub mod __private {
     /// A typed call that blocks.
     pub fn call_blocking<T: serde::de::DeserializeOwned>(
         kb: &KnowledgeBase,
-        id: OpId,
+        index: usize,
         inputs: &[serde_json::Value],
     ) -> Result<T, CallError> {
+        let id = op_id(kb, index)?;
         let refs: Vec<&serde_json::Value> = inputs.iter().collect();
         let call = kb.prepare_inputs(id, &refs)?;
         let answer = kb.invoke(call)?;

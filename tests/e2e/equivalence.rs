@@ -2,15 +2,14 @@
 //! binary reading the same file) give byte-identical operations, OpenAPI documents and
 //! MCP tool lists, for every example knowledge base.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use axum::body::Body;
 use axum::http::Request;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
-use crate::util::{charon_bin, config, root};
+use crate::util::{StdioSession, charon_bin, config, root};
 
 // The binary below is run from tests/ (this crate's directory) with the same relative
 // paths, so locations name the file the same way on both paths.
@@ -36,39 +35,12 @@ fn charon(args: &[&str]) -> String {
 
 /// `tools/list` of `charon mcp FILE --stdio`, through a JSON-RPC session.
 fn cli_tools(file: &str) -> Value {
-    let mut child = Command::new(charon_bin())
-        .args(["mcp", file, "--stdio", "--workers", "1"])
-        .current_dir(root().join("tests"))
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("charon mcp starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let messages = [
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "equivalence-test", "version": "1"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
-    ];
-    for m in messages {
-        writeln!(stdin, "{m}").expect("send");
-    }
-    stdin.flush().expect("flush");
-    let mut tools = None;
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let message: Value = serde_json::from_str(&line.expect("line")).expect("json-rpc");
-        if message["id"] == 2 {
-            tools = Some(message["result"]["tools"].clone());
-            break;
-        }
-    }
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    tools.expect("a tools/list answer")
+    let mut session = StdioSession::start_in(
+        &root().join("tests"),
+        &["mcp", file, "--stdio", "--workers", "1"],
+    );
+    session.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    session.answer(2)["tools"].clone()
 }
 
 async fn served_openapi(router: axum::Router) -> String {
@@ -121,9 +93,17 @@ async fn macro_and_cli_agree_on_every_example() {
         assert!(!operations.is_empty(), "{file}");
         assert_eq!(text(&report["operations"]), text(&compiled), "{file}");
 
-        // OpenAPI: `charon openapi` against the generated router's document.
-        let cli: Value = serde_json::from_str(&charon(&["openapi", file])).expect("openapi json");
-        assert_eq!(text(&cli), served_openapi(router).await, "{file}");
+        // OpenAPI: `charon openapi`'s bytes against the document rendered from the
+        // compiled model the same way, and against what the generated router serves.
+        let printed = charon(&["openapi", file]);
+        let title = std::path::Path::new(file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("file name");
+        let compiled = charon::http::openapi::document(title, operations);
+        let rendered = serde_json::to_string_pretty(&compiled).expect("renders") + "\n";
+        assert_eq!(printed, rendered, "{file}");
+        assert_eq!(text(&compiled), served_openapi(router).await, "{file}");
 
         // MCP: `tools/list` of `charon mcp --stdio` against the generated server.
         let generated = serde_json::to_value(mcp.tools()).expect("tools json");

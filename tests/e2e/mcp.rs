@@ -138,78 +138,12 @@ async fn binding_a_public_host_accepts_that_host_too() {
     );
 }
 
-/// A JSON-RPC session with `charon mcp --stdio`, one line per message.
-struct StdioSession {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
-}
-
-impl StdioSession {
-    fn start(args: &[&str]) -> StdioSession {
-        use std::io::BufRead as _;
-        let mut child = std::process::Command::new(crate::util::charon_bin())
-            .args(args)
-            .current_dir(crate::util::root())
-            .env_remove("RUST_LOG")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("charon mcp starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
-        let mut session = StdioSession {
-            child,
-            stdin,
-            lines,
-        };
-        session.send(
-            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "admission-test", "version": "1"}}}),
-        );
-        session.answer(0);
-        session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        session
-    }
-
-    fn send(&mut self, message: &Value) {
-        use std::io::Write as _;
-        writeln!(self.stdin, "{message}").expect("send");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn call(&mut self, id: u64, tool: &str, arguments: Value) {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                          "params": {"name": tool, "arguments": arguments}}));
-    }
-
-    /// Reads until the answer to `id` arrives; returns its `result`.
-    fn answer(&mut self, id: u64) -> Value {
-        for line in self.lines.by_ref() {
-            let message: Value = serde_json::from_str(&line.expect("line")).expect("json-rpc");
-            if message["id"] == id {
-                return message["result"].clone();
-            }
-        }
-        panic!("no answer to {id}");
-    }
-}
-
-impl Drop for StdioSession {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// MCP tool calls go through the same admission control as HTTP: with
 /// `--max-pending 1`, a call made while another holds the only place is refused at
 /// once with an error result that says so, and the server answers normally after.
 #[test]
 fn mcp_tool_calls_share_the_admission_limit() {
-    let mut session = StdioSession::start(&[
+    let mut session = crate::util::StdioSession::start(&[
         "mcp",
         "tests/kbs/types.pl",
         "--stdio",

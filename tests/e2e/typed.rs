@@ -173,6 +173,48 @@ async fn a_slow_call_does_not_stall_other_futures_on_a_single_thread_runtime() {
     assert_eq!(ticks.load(std::sync::atomic::Ordering::SeqCst), 10);
 }
 
+/// Polls a future to completion on this thread, with no async runtime at all.
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    struct Unpark(std::thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::task::Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut context = std::task::Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+        std::thread::park();
+    }
+}
+
+#[test]
+fn async_methods_need_no_tokio_runtime() {
+    assert_eq!(block_on(kb().det1(41)).expect("det1"), 42);
+    assert_eq!(block_on(kb().nd1(2)).expect("nd1"), [1, 2]);
+}
+
+#[test]
+fn a_call_prepared_by_one_knowledge_base_is_refused_by_another() {
+    let a = kb().knowledge_base();
+    let b = KnowledgeBase::load_with(fixture("types.pl"), config()).expect("loads");
+    let id = a.resolve("det1").expect("det1");
+    assert!(b.op(id).is_none());
+    let call = a.prepare(id, &json!({"X": 1})).expect("prepares");
+    assert!(matches!(
+        b.invoke(call),
+        Err(CallError::UnknownOperation(_))
+    ));
+    assert!(matches!(
+        b.prepare(id, &json!({"X": 1})),
+        Err(CallError::UnknownOperation(_))
+    ));
+}
+
 #[test]
 fn the_compiled_model_equals_the_run_time_analysis() {
     for (compiled, file) in [

@@ -87,3 +87,93 @@ pub fn line_of(file: &std::path::Path, needle: &str) -> usize {
         .map(|i| i + 1)
         .unwrap_or_else(|| panic!("{needle} not in {}", file.display()))
 }
+
+/// A JSON-RPC session with `charon mcp … --stdio` (one line per message), started in
+/// `dir` and initialised. A watchdog kills the server after a minute, so a test that
+/// waits for an answer that never comes fails instead of hanging.
+pub struct StdioSession {
+    child: std::sync::Arc<std::sync::Mutex<std::process::Child>>,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl StdioSession {
+    /// Starts `charon ARGS` from the workspace root.
+    pub fn start(args: &[&str]) -> StdioSession {
+        Self::start_in(&root(), args)
+    }
+
+    /// Starts `charon ARGS` from `dir`.
+    pub fn start_in(dir: &std::path::Path, args: &[&str]) -> StdioSession {
+        use std::io::BufRead as _;
+        let mut child = std::process::Command::new(charon_bin())
+            .args(args)
+            .current_dir(dir)
+            .env_remove("RUST_LOG")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("charon mcp starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let child = std::sync::Arc::new(std::sync::Mutex::new(child));
+        let watched = std::sync::Arc::downgrade(&child);
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(60));
+            if let Some(child) = watched.upgrade() {
+                let _ = child.lock().map(|mut c| c.kill());
+            }
+        });
+        let mut session = StdioSession {
+            child,
+            stdin,
+            lines,
+        };
+        session.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "charon-e2e", "version": "1"}}}),
+        );
+        session.answer(0);
+        session.send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        session
+    }
+
+    /// Sends one message.
+    pub fn send(&mut self, message: &serde_json::Value) {
+        use std::io::Write as _;
+        writeln!(self.stdin, "{message}").expect("send");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Sends `tools/call` with request id `id`.
+    pub fn call(&mut self, id: u64, tool: &str, arguments: serde_json::Value) {
+        self.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                          "params": {"name": tool, "arguments": arguments}}),
+        );
+    }
+
+    /// Reads until the answer to `id` arrives (answers to other ids are skipped);
+    /// returns its `result`.
+    pub fn answer(&mut self, id: u64) -> serde_json::Value {
+        for line in self.lines.by_ref() {
+            let message: serde_json::Value =
+                serde_json::from_str(&line.expect("line")).expect("json-rpc");
+            if message["id"] == id {
+                return message["result"].clone();
+            }
+        }
+        panic!("the server closed (or the watchdog stopped it) before answering {id}");
+    }
+}
+
+impl Drop for StdioSession {
+    fn drop(&mut self) {
+        if let Ok(mut child) = self.child.lock() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}

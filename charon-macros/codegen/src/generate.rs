@@ -82,13 +82,12 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
         #[allow(clippy::all, clippy::pedantic)]
         impl #type_name {
             /// The knowledge base's path, as written in the macro call.
-            pub const FILE: &'static str = #file;
+            pub const FILE: &'static ::core::primitive::str = #file;
 
             /// The knowledge base's text, compiled into the program.
-            pub const SOURCE: &'static str = #source;
+            pub const SOURCE: &'static ::core::primitive::str = #source;
 
-            /// The operations, read from the PlDoc at compile time; an operation's
-            /// index is its `charon::OpId`.
+            /// The operations, read from the PlDoc at compile time, in file order.
             pub fn operations() -> &'static [::charon::Operation] {
                 static OPERATIONS: ::std::sync::LazyLock<::std::vec::Vec<::charon::Operation>> =
                     ::std::sync::LazyLock::new(|| ::std::vec![#(#operations),*]);
@@ -162,9 +161,9 @@ enum Flavor {
 fn out_ty(ty: &Type) -> TokenStream {
     match ty {
         Type::Atom | Type::String => quote!(::std::string::String),
-        Type::Int => quote!(i64),
-        Type::Float | Type::Number => quote!(f64),
-        Type::Bool => quote!(bool),
+        Type::Int => quote!(::core::primitive::i64),
+        Type::Float | Type::Number => quote!(::core::primitive::f64),
+        Type::Bool => quote!(::core::primitive::bool),
         Type::List(inner) => {
             let inner = out_ty(inner);
             quote!(::std::vec::Vec<#inner>)
@@ -176,7 +175,7 @@ fn out_ty(ty: &Type) -> TokenStream {
 /// Rust type of an input parameter: borrowed where the value is.
 fn in_ty(ty: &Type) -> TokenStream {
     match ty {
-        Type::Atom | Type::String => quote!(&str),
+        Type::Atom | Type::String => quote!(&::core::primitive::str),
         Type::List(inner) => {
             let inner = out_ty(inner);
             quote!(&[#inner])
@@ -212,14 +211,25 @@ fn method(plan: &Plan, m: &MethodPlan, flavor: Flavor) -> TokenStream {
     });
     let inputs = m.params.iter().map(|p| {
         let name = &p.ident;
-        quote!(::charon::__private::input(&#name))
+        match p.ty {
+            Type::Float | Type::Number => quote!(::charon::__private::float_input(&#name)),
+            _ => quote!(::charon::__private::input(&#name)),
+        }
     });
     let (ret, decode, post) = match &m.returns {
-        Returns::Unit => (quote!(()), quote!(bool), quote!(.map(|_| ()))),
-        Returns::Bool => (quote!(bool), quote!(bool), quote!()),
+        Returns::Unit => (
+            quote!(()),
+            quote!(::core::primitive::bool),
+            quote!(.map(|_| ())),
+        ),
+        Returns::Bool => (
+            quote!(::core::primitive::bool),
+            quote!(::core::primitive::bool),
+            quote!(),
+        ),
         Returns::Count => (
-            quote!(usize),
-            quote!(::std::vec::Vec<bool>),
+            quote!(::core::primitive::usize),
+            quote!(::std::vec::Vec<::core::primitive::bool>),
             quote!(.map(|all| all.len())),
         ),
         Returns::One(s) => {
@@ -238,7 +248,7 @@ fn method(plan: &Plan, m: &MethodPlan, flavor: Flavor) -> TokenStream {
         }
     };
     let doc = method_doc(plan, m, op, flavor);
-    let id = quote!(::charon::OpId::from_index(#index));
+    let id = quote!(#index);
     match flavor {
         Flavor::Async => quote! {
             #[doc = #doc]
@@ -257,12 +267,48 @@ fn method(plan: &Plan, m: &MethodPlan, flavor: Flavor) -> TokenStream {
     }
 }
 
+/// PlDoc text made safe for rustdoc: a code fence becomes a `text` block (never a
+/// doc-test of the user's crate), and outside fences `[`, `]`, `<`, `>` are escaped (no
+/// broken intra-doc links or HTML tags under `-D warnings`).
+fn doc_text(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            out.push_str(if fenced { "```" } else { "```text" });
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            out.push_str(line);
+            continue;
+        }
+        for c in line.chars() {
+            match c {
+                '[' => out.push_str("\\["),
+                ']' => out.push_str("\\]"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                c => out.push(c),
+            }
+        }
+    }
+    if fenced {
+        out.push_str("\n```");
+    }
+    out
+}
+
 fn method_doc(plan: &Plan, m: &MethodPlan, op: &Operation, flavor: Flavor) -> String {
     let mut doc = String::new();
     if op.description.trim().is_empty() {
         doc.push_str(&format!("Calls `{}`.", op.name));
     } else {
-        doc.push_str(op.description.trim());
+        doc.push_str(&doc_text(op.description.trim()));
     }
     doc.push_str(&format!(
         "\n\nMode line: `{}` ({}).",
@@ -282,7 +328,7 @@ fn method_doc(plan: &Plan, m: &MethodPlan, op: &Operation, flavor: Flavor) -> St
                 p.ty,
                 p.doc
                     .as_deref()
-                    .map(|d| format!(": {d}"))
+                    .map(|d| format!(": {}", doc_text(d)))
                     .unwrap_or_default()
             ));
         }
@@ -296,7 +342,7 @@ fn method_doc(plan: &Plan, m: &MethodPlan, op: &Operation, flavor: Flavor) -> St
             one.ty,
             one.doc
                 .as_deref()
-                .map(|d| format!(": {d}"))
+                .map(|d| format!(": {}", doc_text(d)))
                 .unwrap_or_default()
         ),
         _ => {
@@ -340,7 +386,7 @@ fn answer_struct(plan: &Plan, m: &MethodPlan) -> Option<TokenStream> {
             f.ty,
             f.doc
                 .as_deref()
-                .map(|d| format!(": {d}"))
+                .map(|d| format!(": {}", doc_text(d)))
                 .unwrap_or_default()
         );
         quote! {

@@ -84,14 +84,32 @@ pub(crate) fn ident(text: &str) -> Ident {
         Ident::new(&format!("{text}_"), Span::call_site())
     } else if KEYWORDS.contains(&text.as_str()) {
         Ident::new_raw(&text, Span::call_site())
-    } else {
+    } else if syn::parse_str::<Ident>(&text).is_ok() {
         Ident::new(&text, Span::call_site())
+    } else {
+        // Letters Rust does not take in identifiers (`²`, say): `Ident::new` would
+        // panic, so they become `_`.
+        let ascii: String = text
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        // `_` alone is not a name; `_1` would start with a digit once the `_` is gone.
+        let ascii =
+            if ascii.chars().all(|c| c == '_') || ascii.starts_with(|c: char| c.is_ascii_digit()) {
+                format!("x{ascii}")
+            } else {
+                ascii
+            };
+        Ident::new(&ascii, Span::call_site())
     }
 }
 
-/// Whether `text` is a plain identifier made of ASCII letters, digits and `_`.
+/// Whether `text` is a plain identifier made of ASCII letters, digits and `_` (and
+/// not a word Rust reserves).
 pub(crate) fn is_plain(text: &str) -> bool {
     !text.is_empty()
+        && !NOT_RAW.contains(&text)
+        && !KEYWORDS.contains(&text)
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !text.starts_with(|c: char| c.is_ascii_digit())
 }
@@ -114,5 +132,8 @@ mod tests {
         assert_eq!(ident("type").to_string(), "r#type");
         assert_eq!(ident("self").to_string(), "self_");
         assert_eq!(ident("1x").to_string(), "_1x");
+        assert_eq!(ident("x²").to_string(), "x_");
+        assert_eq!(ident("äge").to_string(), "äge");
+        assert_eq!(ident("²").to_string(), "x_");
     }
 }

@@ -104,9 +104,12 @@ pub(crate) fn plan(input: &Input, manifest_dir: Option<&Path>) -> Plan {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let derived = names::camel(&stem);
     let type_name = match &input.name {
         Some(name) => name.clone(),
-        None => Ident::new(&names::camel(&stem), span),
+        None if names::is_plain(&derived) => Ident::new(&derived, span),
+        // Reported below; the stub type still gets a name.
+        None => Ident::new("UnnamedKnowledgeBase", span),
     };
     let module = names::ident(&names::snake(&type_name.to_string()));
     let mut plan = Plan {
@@ -120,7 +123,7 @@ pub(crate) fn plan(input: &Input, manifest_dir: Option<&Path>) -> Plan {
         methods: Vec::new(),
         errors: Vec::new(),
     };
-    if input.name.is_none() && !names::is_plain(&names::camel(&stem)) {
+    if input.name.is_none() && !names::is_plain(&derived) {
         plan.errors.push(error(format!(
             "cannot make a type name from `{file}`; name it: `knowledge_base!(MyKb = \"{file}\")`"
         )));

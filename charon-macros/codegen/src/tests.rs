@@ -40,13 +40,13 @@ fn generates_type_methods_structs_and_tracking() {
     assert!(out.contains("rename = \"Substance\""), "{out}");
     assert!(
         out.contains(
-            "pub async fn pim_check (& self , age : i64 , drugs : & [:: std :: string :: String])"
+            "pub async fn pim_check (& self , age : :: core :: primitive :: i64 , drugs : & [:: std :: string :: String])"
         ),
         "{out}"
     );
     assert!(out.contains(":: core :: include_bytes !"), "{out}");
     assert!(
-        out.contains("pub async fn ready (& self ,) -> :: core :: result :: Result < bool"),
+        out.contains("pub async fn ready (& self ,) -> :: core :: result :: Result < :: core :: primitive :: bool"),
         "{out}"
     );
     assert!(!out.contains("compile_error"), "{out}");
@@ -96,4 +96,40 @@ fn methods_that_would_clash_with_the_type_s_own_are_renamed() {
     let dir = dir_with("clash", "%! router(-X:int) is det.\nrouter(1).\n");
     let out = expand_str(quote!("kb.pl"), &dir);
     assert!(out.contains("pub async fn router_op"), "{out}");
+}
+
+#[test]
+fn names_rust_cannot_take_are_errors_not_panics() {
+    let dir = dir_with("odd", GOOD);
+    std::fs::write(dir.join("2024.pl"), GOOD).expect("write");
+    let out = expand_str(quote!("2024.pl"), &dir);
+    assert!(out.contains("cannot make a type name"), "{out}");
+    assert!(out.contains("pub struct UnnamedKnowledgeBase"), "{out}");
+    // An argument name with a character identifiers cannot hold.
+    std::fs::write(
+        dir.join("kb.pl"),
+        "%! p(+X²:int, -Y:int) is det.\np(X, X).\n",
+    )
+    .expect("write");
+    let out = expand_str(quote!("kb.pl"), &dir);
+    assert!(
+        out.contains("pub async fn p (& self , x_ : :: core :: primitive :: i64)"),
+        "{out}"
+    );
+    // `self.pl` would make `struct Self`.
+    std::fs::write(dir.join("self.pl"), GOOD).expect("write");
+    let out = expand_str(quote!("self.pl"), &dir);
+    assert!(out.contains("cannot make a type name"), "{out}");
+}
+
+#[test]
+fn pldoc_text_cannot_become_doc_tests_or_links() {
+    let dir = dir_with(
+        "docs",
+        "%! p(+X:int) is det.\n%\n%  See [the list] and <b>.\n%\n%  ```\n%  p(1).\n%  ```\np(_).\n",
+    );
+    let out = expand_str(quote!("kb.pl"), &dir);
+    assert!(out.contains("\\\\[the list\\\\]"), "{out}");
+    assert!(out.contains("&lt;b&gt;"), "{out}");
+    assert!(out.contains("```text"), "{out}");
 }

@@ -331,6 +331,13 @@ impl<'a> Locator<'a> {
     /// (a mode line may span lines); without a needle, or if it is not found, the
     /// first character after the comment marker on `line`.
     fn locate(&self, line: usize, needle: Option<&str>) -> Location {
+        self.locate_after(line, None, needle)
+    }
+
+    /// Like [`locate`](Self::locate), looking for `needle` only after the first
+    /// whole-word `anchor` (an argument's type after its name, not the same word
+    /// earlier in the line).
+    fn locate_after(&self, line: usize, anchor: Option<&str>, needle: Option<&str>) -> Location {
         let at = |line: usize, start: usize, text: &str, byte: usize| Location {
             file: Text::Owned(self.file.to_string()),
             line,
@@ -338,12 +345,24 @@ impl<'a> Locator<'a> {
             offset: start + byte,
         };
         if let Some(needle) = needle.filter(|n| !n.is_empty()) {
+            let mut anchored = anchor.is_none();
             for l in line..line + 8 {
                 let Some((start, text)) = self.line_text(l) else {
                     break;
                 };
-                if let Some(byte) = find_word(text, needle) {
-                    return at(l, start, text, byte);
+                let from = if anchored {
+                    0
+                } else {
+                    match anchor.and_then(|a| find_word(text, a).map(|i| i + a.len())) {
+                        Some(end) => {
+                            anchored = true;
+                            end
+                        }
+                        None => continue,
+                    }
+                };
+                if let Some(byte) = find_word(&text[from..], needle) {
+                    return at(l, start, text, from + byte);
                 }
             }
         }
@@ -495,15 +514,15 @@ fn build(
             ));
         };
         let ty = Type::parse(ty_text).map_err(|bad| {
-            reject_at(
-                pi.clone(),
-                Reason::ArgType {
+            Box::new(Rejection {
+                location: locator.locate_after(block.line, at_arg, Some(bad.as_str())),
+                predicate: pi.clone(),
+                reason: Reason::ArgType {
                     arg: raw.name.clone(),
                     ty: ty_text.clone(),
                     bad: bad.clone(),
                 },
-                Some(bad.as_str()),
-            )
+            })
         })?;
         let doc = block
             .arg_docs
@@ -525,4 +544,36 @@ fn build(
         description: block.description.clone().into(),
         location,
     })
+}
+
+#[cfg(test)]
+mod locations {
+    use super::*;
+
+    #[test]
+    fn a_rejection_points_at_the_offending_part() {
+        let src = "% intro\n%! atom_list(+L:list(atom), -X:atom_list) is det.\natom_list(_, _).\n";
+        let r = analyse("kb.pl", src);
+        let rej = &r.rejections[0];
+        // The type `atom_list`, not the predicate of the same name.
+        assert_eq!((rej.location.line, rej.location.column), (2, 32));
+        assert_eq!(
+            &src[rej.location.offset..rej.location.offset + 9],
+            "atom_list"
+        );
+        assert!(
+            rej.location
+                .snippet(src)
+                .ends_with(&format!("{}^", " ".repeat(32)))
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_and_offsets_bytes() {
+        let src = "% é\r\n%! p(+Ä:int, ?X:int) is det.\r\np(1, 2).\r\n";
+        let r = analyse("kb.pl", src);
+        let rej = &r.rejections[0];
+        assert_eq!((rej.location.line, rej.location.column), (2, 14));
+        assert!(src[rej.location.offset..].starts_with("?X"));
+    }
 }

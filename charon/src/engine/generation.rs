@@ -23,7 +23,12 @@ impl Engine {
     /// Dumps the worker's dynamic database as the next generation.
     pub(super) fn publish(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
         let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
-        let file = self.inner.files.dir.join(format!("generation-{n}.pl"));
+        let file = self
+            .inner
+            .files
+            .dir
+            .path()
+            .join(format!("generation-{n}.pl"));
         let remaining = deadline.saturating_duration_since(Instant::now());
         let request = Request::Dump {
             file: file.display().to_string(),

@@ -46,6 +46,7 @@ mod config;
 mod generation;
 mod outcome;
 mod pool;
+mod private_dir;
 mod process;
 mod protocol;
 mod worker;
@@ -57,6 +58,7 @@ use std::time::{Duration, Instant};
 
 pub use config::{EngineConfig, EngineError, Limits};
 pub(crate) use outcome::Outcome;
+pub(crate) use private_dir::PrivateDir;
 
 use generation::Generation;
 use pool::InFlight;
@@ -123,20 +125,15 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-static POOLS: AtomicU64 = AtomicU64::new(0);
-
 impl Engine {
     /// Starts the workers on `kb` (an absolute path). The first worker's load decides
     /// whether the knowledge base loads; the others start in parallel after it.
     pub(crate) fn start(kb: &Path, config: EngineConfig) -> Result<Engine, EngineError> {
-        let dir = std::env::temp_dir().join(format!(
-            "charon-{}-{}",
-            std::process::id(),
-            POOLS.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| EngineError::Spawn(e.to_string()))?;
-        let wrapper = dir.join("wrapper.pl");
-        std::fs::write(&wrapper, WRAPPER).map_err(|e| EngineError::Spawn(e.to_string()))?;
+        let spawn_error = |e: std::io::Error| EngineError::Spawn(e.to_string());
+        let dir = PrivateDir::new("charon").map_err(spawn_error)?;
+        let wrapper = dir
+            .write("wrapper.pl", WRAPPER.as_bytes())
+            .map_err(spawn_error)?;
         let files = Files {
             dir,
             wrapper,

@@ -20,11 +20,11 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
-    /// Decodes the binding of the wrapper's result variable (`None` when the query
-    /// itself failed, which the wrapper never does; it counts as no solution).
+    /// Decodes the binding of the wrapper's result variable. `None` (the query itself
+    /// failed, which the wrapper never does) is reported, not taken for "no solution".
     pub(crate) fn decode(result: Option<PlTerm>) -> Outcome {
         let Some(term) = result else {
-            return Outcome::Failed;
+            return Outcome::Exception(PlTerm::Atom("charon_no_result".into()));
         };
         match term {
             PlTerm::Compound(f, mut args) if f == "ok" && args.len() == 1 => {
@@ -76,7 +76,7 @@ mod tests {
             Outcome::Solved(PlTerm::Int("1".into()))
         );
         assert_eq!(Outcome::decode(atom("false")), Outcome::Failed);
-        assert_eq!(Outcome::decode(None), Outcome::Failed);
+        assert!(matches!(Outcome::decode(None), Outcome::Exception(_)));
         assert_eq!(Outcome::decode(atom("limit")), Outcome::InferenceLimit);
         assert_eq!(Outcome::decode(atom("too_many")), Outcome::TooManySolutions);
         let e = PlTerm::Compound("exception".into(), vec![PlTerm::Atom("boom".into())]);

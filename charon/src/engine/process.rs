@@ -12,15 +12,10 @@ use super::{EngineError, Limits, worker};
 /// Files the workers read.
 #[derive(Debug)]
 pub(super) struct Files {
-    pub(super) dir: PathBuf,
+    /// Holds the wrapper and the database generations; removed on drop.
+    pub(super) dir: super::PrivateDir,
     pub(super) wrapper: PathBuf,
     pub(super) kb: PathBuf,
-}
-
-impl Drop for Files {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 pub(super) struct Worker {

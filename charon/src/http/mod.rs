@@ -76,7 +76,10 @@ pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
     let mut router = Router::new();
     for (index, op) in app.kb.operations().iter().enumerate() {
         // Resolved once, here: the handler carries the id.
-        let (app, id) = (app.clone(), OpId::from_index(index));
+        let Some(id) = app.kb.op_id(index) else {
+            continue;
+        };
+        let app = app.clone();
         router = router.route(
             &format!("/{}", op.name),
             any(move |req: Request| call(app.clone(), id, req)),
@@ -144,7 +147,10 @@ async fn call(app: Arc<App>, id: OpId, req: Request) -> Response {
 }
 
 async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Problem> {
-    let op = app.kb.op(id);
+    let op = app
+        .kb
+        .op(id)
+        .ok_or_else(|| Problem::not_found(req.uri().path()))?;
     let name = op.name.as_ref();
     let (allow, methods) = allowed(op);
     if !methods.contains(req.method()) {

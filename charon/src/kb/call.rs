@@ -19,22 +19,21 @@ use super::{CallError, KnowledgeBase, codec};
 use crate::engine::EngineError;
 use crate::pldoc::Operation;
 
-/// An operation of one knowledge base, resolved once by [`KnowledgeBase::resolve`]:
-/// its index in [`KnowledgeBase::operations`].
+/// An operation of one knowledge base, resolved once by [`KnowledgeBase::resolve`].
+/// It is only valid for the knowledge base that made it: another one refuses it as an
+/// unknown operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct OpId(usize);
+pub struct OpId {
+    /// Which knowledge base made it.
+    kb: u64,
+    /// The operation's index in [`KnowledgeBase::operations`].
+    index: usize,
+}
 
 impl OpId {
     /// The index of the operation in [`KnowledgeBase::operations`].
     pub fn index(self) -> usize {
-        self.0
-    }
-
-    /// The id of the operation at `index` (as laid out by the model it was built from;
-    /// generated code knows the indices at compile time).
-    #[doc(hidden)]
-    pub const fn from_index(index: usize) -> OpId {
-        OpId(index)
+        self.index
     }
 }
 
@@ -74,14 +73,19 @@ impl<K: Deref<Target = KnowledgeBase>> Drop for Admission<K> {
 }
 
 /// Takes a place among the `max_pending` admitted calls, or says the engine is full.
-fn admit<K: Deref<Target = KnowledgeBase>>(kb: K, id: OpId) -> Result<Admission<K>, CallError> {
+/// (Compare-and-swap: a refused call never holds a place, even briefly.)
+fn admit<K: Deref<Target = KnowledgeBase>>(
+    kb: K,
+    operation: String,
+) -> Result<Admission<K>, CallError> {
     let limit = kb.engine.config().max_pending.max(1);
-    let before = kb.pending.fetch_add(1, Ordering::AcqRel);
-    let operation = (before >= limit).then(|| kb.op(id).name.to_string());
-    let admission = Admission(kb);
-    match operation {
-        Some(operation) => Err(CallError::Overloaded { operation, limit }),
-        None => Ok(admission),
+    match kb
+        .pending
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < limit).then_some(n + 1)
+        }) {
+        Ok(_) => Ok(Admission(kb)),
+        Err(_) => Err(CallError::Overloaded { operation, limit }),
     }
 }
 
@@ -92,22 +96,41 @@ impl KnowledgeBase {
             .operations
             .iter()
             .position(|op| op.name == name)
-            .map(OpId)
+            .map(|index| OpId {
+                kb: self.serial,
+                index,
+            })
     }
 
-    /// The operation with this id.
-    ///
-    /// # Panics
-    /// If `id` was not made by this knowledge base (it is out of range).
-    pub fn op(&self, id: OpId) -> &Operation {
-        &self.report.operations[id.0]
+    /// The id of the operation at `index` of [`operations`](Self::operations), if
+    /// there is one (generated code knows the indices at compile time).
+    pub fn op_id(&self, index: usize) -> Option<OpId> {
+        (index < self.report.operations.len()).then_some(OpId {
+            kb: self.serial,
+            index,
+        })
+    }
+
+    /// The operation with this id; `None` if another knowledge base made the id.
+    pub fn op(&self, id: OpId) -> Option<&Operation> {
+        (id.kb == self.serial)
+            .then(|| self.report.operations.get(id.index))
+            .flatten()
     }
 
     fn checked(&self, id: OpId) -> Result<&Operation, CallError> {
-        self.report
-            .operations
-            .get(id.0)
-            .ok_or_else(|| CallError::UnknownOperation(format!("#{}", id.0)))
+        self.op(id).ok_or_else(|| {
+            CallError::UnknownOperation(format!(
+                "#{} (an id made by another knowledge base)",
+                id.index
+            ))
+        })
+    }
+
+    /// The operation of a call this knowledge base prepared (ids are checked in
+    /// `prepare_inputs`, and a `Call` cannot be made otherwise).
+    fn call_op(&self, call: &Call) -> Result<&Operation, CallError> {
+        self.checked(call.op)
     }
 
     /// Checks a JSON object of arguments (keyed by the PlDoc names) and builds the call.
@@ -135,38 +158,59 @@ impl KnowledgeBase {
         Ok(Call {
             op: id,
             query,
-            cacheable: self.cache.enabled() && self.effects[id.0].cacheable,
+            cacheable: self.cache.enabled() && self.effects[id.index].cacheable,
             generation: self.engine.generation(),
         })
     }
 
     /// Runs a call, blocking the thread until it answers or a limit is hit.
     pub fn invoke(&self, call: Call) -> Result<Answer, CallError> {
+        let operation = self.call_op(&call)?.name.to_string();
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
-        let _admitted = admit(self, call.op)?;
+        let _admitted = admit(self, operation)?;
         self.run(call)
     }
 
-    /// Runs a call from async code. The engine work happens on tokio's blocking
-    /// pool, so the caller's other futures keep running meanwhile; a cached answer
-    /// comes back without leaving the task.
+    /// Runs a call from async code, on any executor. The engine work happens on
+    /// another thread — tokio's blocking pool inside a tokio runtime, a thread of its
+    /// own elsewhere — so the caller's other futures keep running meanwhile; a cached
+    /// answer comes back without leaving the task.
     pub async fn invoke_async(self: &Arc<Self>, call: Call) -> Result<Answer, CallError> {
+        let operation = self.call_op(&call)?.name.to_string();
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
-        let operation = self.op(call.op).name.to_string();
-        // The place is given back when the blocking task ends, even if this future
+        // The place is given back when the engine work ends, even if this future
         // was dropped meanwhile (the engine is busy until then).
-        let admitted = admit(Arc::clone(self), call.op)?;
-        let joined = tokio::task::spawn_blocking(move || admitted.0.run(call)).await;
-        joined.unwrap_or_else(|e| {
-            Err(CallError::Engine {
-                operation,
-                error: EngineError::Crashed(format!("the call's thread failed: {e}")),
-            })
-        })
+        let admitted = admit(Arc::clone(self), operation.clone())?;
+        let (send, receive) = tokio::sync::oneshot::channel();
+        let work = move || {
+            let result = admitted.0.run(call);
+            // Give the place back before the caller sees the answer, so its next call
+            // is never refused for a place this one still held.
+            drop(admitted);
+            let _ = send.send(result);
+        };
+        let spawned = match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                drop(runtime.spawn_blocking(work));
+                Ok(())
+            }
+            Err(_) => std::thread::Builder::new()
+                .name("charon-call".into())
+                .spawn(work)
+                .map(drop),
+        };
+        let failed = |why: String| CallError::Engine {
+            operation: operation.clone(),
+            error: EngineError::Crashed(why),
+        };
+        spawned.map_err(|e| failed(format!("cannot start the call's thread: {e}")))?;
+        receive
+            .await
+            .unwrap_or_else(|_| Err(failed("the call's thread failed".into())))
     }
 
     /// Calls operation `name` with a JSON object of arguments; returns the JSON
@@ -211,8 +255,8 @@ impl KnowledgeBase {
 
     /// Runs a call on the engine.
     fn run(&self, call: Call) -> Result<Answer, CallError> {
-        let op = self.op(call.op);
-        let effects = self.effects[call.op.0];
+        let op = self.call_op(&call)?;
+        let effects = self.effects[call.op.index];
         let limits = &self.engine.config().limits;
         let key = call.cacheable.then(|| call.query.clone());
         let outcome =

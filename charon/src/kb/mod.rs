@@ -18,7 +18,7 @@ pub use error::{ArgumentError, CallError, LoadError};
 
 use crate::analysis;
 use crate::cache::AnswerCache;
-use crate::engine::{Engine, EngineConfig, EngineError};
+use crate::engine::{Engine, EngineConfig, EngineError, PrivateDir};
 use crate::pldoc::{self, Operation, Rejection, Report};
 
 /// What a knowledge base's calls may do, per operation (indexed by [`OpId`]).
@@ -39,17 +39,12 @@ pub struct KnowledgeBase {
     effects: Vec<Effects>,
     cache: AnswerCache,
     pending: AtomicUsize,
+    /// Tells this knowledge base's [`OpId`]s from another's.
+    serial: u64,
     engine: Engine,
-    _temp: Option<TempFile>,
-}
-
-#[derive(Debug)]
-struct TempFile(PathBuf);
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+    /// The private directory holding source text that came from memory (removed on
+    /// drop, after the engine).
+    _temp: Option<PrivateDir>,
 }
 
 impl KnowledgeBase {
@@ -127,7 +122,7 @@ impl KnowledgeBase {
         report: Report,
         abs: PathBuf,
         config: EngineConfig,
-        temp: Option<TempFile>,
+        temp: Option<PrivateDir>,
     ) -> Result<Self, LoadError> {
         let engine = Engine::start(&abs, config).map_err(|e| match e {
             EngineError::Load(m) => {
@@ -157,6 +152,10 @@ impl KnowledgeBase {
             effects,
             cache,
             pending: AtomicUsize::new(0),
+            serial: {
+                static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
             engine,
             _temp: temp,
         })
@@ -169,7 +168,7 @@ impl KnowledgeBase {
 
     /// The operation named `name`.
     pub fn operation(&self, name: &str) -> Option<&Operation> {
-        self.resolve(name).map(|id| self.op(id))
+        self.resolve(name).and_then(|id| self.op(id))
     }
 
     /// The exposure report: operations, and documented predicates not exposed.
@@ -237,20 +236,17 @@ fn read(path: &Path) -> Result<(String, PathBuf), LoadError> {
     Ok((text, abs))
 }
 
-/// Writes source text to a private file: the engine consults files only (a string
-/// consult with an error in it aborts the process).
-fn temp_file(text: &str) -> Result<(PathBuf, TempFile), LoadError> {
-    static SEQ: AtomicUsize = AtomicUsize::new(0);
-    let file = std::env::temp_dir().join(format!(
-        "charon-src-{}-{}.pl",
-        std::process::id(),
-        SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::write(&file, text).map_err(|source| LoadError::Read {
-        path: file.clone(),
+/// Writes source text to a file in a private directory: the engine consults files only
+/// (a string consult with an error in it aborts the process), and workers re-read it
+/// whenever one starts, so nobody else may be able to replace it.
+fn temp_file(text: &str) -> Result<(PathBuf, PrivateDir), LoadError> {
+    let err = |source| LoadError::Read {
+        path: std::env::temp_dir(),
         source,
-    })?;
-    Ok((file.clone(), TempFile(file)))
+    };
+    let dir = PrivateDir::new("charon-src").map_err(err)?;
+    let file = dir.write("kb.pl", text.as_bytes()).map_err(err)?;
+    Ok((file, dir))
 }
 
 /// The first way `found` differs from `expected` in what a caller relies on (names,
