@@ -110,29 +110,38 @@ pub mod __private {
         id: OpId,
         value: serde_json::Value,
     ) -> Result<T, CallError> {
-        // By reference, so that an answer that does not fit can be quoted in the error.
-        T::deserialize(&value).map_err(|e| {
-            let mut answer = value.to_string();
-            if answer.len() > 200 {
-                let cut = (0..=200)
-                    .rev()
-                    .find(|&i| answer.is_char_boundary(i))
-                    .unwrap_or(0);
-                answer.truncate(cut);
-                answer.push('…');
-            }
-            let op = kb.op(id);
-            let has_int = op.is_some_and(|op| op.outputs().any(|a| mentions_int(&a.ty)));
-            let hint = if has_int {
-                " (an `int` answer must fit in i64; declare the output `any` to receive larger integers as JSON numbers)"
-            } else {
-                ""
-            };
-            CallError::Decode {
-                operation: op.map_or_else(|| "?".into(), |op| op.name.to_string()),
-                message: format!("{e} in the answer {answer}{hint}"),
-            }
+        let op = kb.op(id);
+        let operation = || op.map_or_else(|| "?".into(), |op| op.name.to_string());
+        // The one way a well-typed answer can miss its Rust type: an `int` beyond i64.
+        // Checked first (numbers only), so that the error can name the value.
+        if op.is_some_and(|op| op.outputs().any(|a| mentions_int(&a.ty)))
+            && let Some(n) = beyond_i64(&value)
+        {
+            return Err(CallError::Decode {
+                operation: operation(),
+                message: format!(
+                    "the answer holds the integer {n}, which does not fit in i64; declare the output `any` to receive it as a JSON number"
+                ),
+            });
+        }
+        // By value: strings move into the answer instead of being copied.
+        T::deserialize(value).map_err(|e| CallError::Decode {
+            operation: operation(),
+            message: e.to_string(),
         })
+    }
+
+    fn beyond_i64(value: &serde_json::Value) -> Option<&serde_json::Number> {
+        match value {
+            serde_json::Value::Number(n)
+                if n.as_i64().is_none() && crate::term::is_integer_text(&n.to_string()) =>
+            {
+                Some(n)
+            }
+            serde_json::Value::Array(items) => items.iter().find_map(beyond_i64),
+            serde_json::Value::Object(fields) => fields.values().find_map(beyond_i64),
+            _ => None,
+        }
     }
 
     fn mentions_int(ty: &crate::pldoc::Type) -> bool {
