@@ -1,4 +1,4 @@
-//! The MCP surface (SPEC §7): one tool per operation and the resource
+//! The MCP surface: one tool per operation and the resource
 //! `charon://source`, served with `rmcp` over stdio or streamable HTTP.
 //!
 //! The handler is written over the operation model: tool input schemas are the

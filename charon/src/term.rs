@@ -1,4 +1,4 @@
-//! JSON ↔ Prolog, driven by the declared type (SPEC §3).
+//! JSON ↔ Prolog, driven by the declared type.
 //!
 //! Input goes JSON → Prolog *source text* (the engine takes goals as text), with every
 //! value escaped so that no value can become code. Output comes back as a [`PlTerm`]

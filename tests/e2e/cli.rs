@@ -1,4 +1,4 @@
-//! The `charon` binary, run as a process (SPEC §8).
+//! The `charon` binary, run as a process.
 
 use crate::util::{fixture, run_charon};
 

@@ -1,4 +1,4 @@
-//! SPEC §4: many calls at once are answered correctly; a change is visible to every
+//! Many calls at once are answered correctly; a change is visible to every
 //! call that starts after it returns; no call sees half of a change.
 
 use std::collections::BTreeMap;

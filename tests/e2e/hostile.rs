@@ -1,4 +1,4 @@
-//! SPEC §3: values never become code. Text that closes its own quote, escapes,
+//! Values never become code. Text that closes its own quote, escapes,
 //! control characters and very long values all come back unchanged, as data.
 
 use serde_json::json;

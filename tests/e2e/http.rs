@@ -1,4 +1,4 @@
-//! SPEC §5/§6 through `Router::oneshot`: every answer shape, argument sources and
+//! HTTP and OpenAPI through `Router::oneshot`: every answer shape, argument sources and
 //! typing, every error status as problem+json, and every 200 validated against the
 //! operation's 200 schema in the router's own OpenAPI document.
 

@@ -1,4 +1,4 @@
-//! SPEC §4: exceptions and limits end the call with a clear error; the engine keeps
+//! Exceptions and limits end the call with a clear error; the engine keeps
 //! answering correctly afterwards, and nothing is left running.
 
 use std::time::{Duration, Instant};

@@ -10,12 +10,12 @@ mod concurrency; // many threads, visibility and atomicity of changes
 mod equivalence; // knowledge_base! and the binary: identical operations, OpenAPI, tools
 mod examples; // the example knowledge bases and the RBAC generator
 mod hostile; // values that try to become code come back as data
-mod http; // SPEC §5/§6 through Router::oneshot, answers checked against the document
+mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against the document
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
-mod mcp; // SPEC §7: tools from the model, Host/Origin checks (sessions: tests/mcp/)
+mod mcp; // MCP: tools from the model, Host/Origin checks (sessions: tests/mcp/)
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line
-mod shapes; // SPEC §4: the determinism table
-mod terms; // SPEC §3: every type, both directions, property tests
+mod shapes; // the determinism table
+mod terms; // JSON <-> Prolog: every type, both directions, property tests
 mod typed; // knowledge_base!: typed methods, compiled model, generated router and tools
 mod util;

@@ -1,4 +1,4 @@
-//! SPEC §7 through the library: the tool list rendered from the operation model, and
+//! MCP through the library: the tool list rendered from the operation model, and
 //! the streamable HTTP transport's DNS-rebinding protection (Host and Origin).
 //! Whole sessions with real clients are in tests/mcp/ (run by scripts/api-checks.sh).
 

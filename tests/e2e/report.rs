@@ -1,4 +1,4 @@
-//! SPEC §2: which documented predicates are exposed, and why the others are not.
+//! Which documented predicates are exposed, and why the others are not.
 
 use charon::pldoc::{self, Determinism, Mode, Reason, Type};
 

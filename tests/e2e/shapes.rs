@@ -1,4 +1,4 @@
-//! SPEC §4: the answer's shape follows the declared determinism, never the count.
+//! The answer's shape follows the declared determinism, never the count.
 
 use charon::CallError;
 use serde_json::{Value, json};

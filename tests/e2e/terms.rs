@@ -1,4 +1,4 @@
-//! SPEC §3: JSON ↔ Prolog by declared type, both directions, every depth.
+//! JSON ↔ Prolog by declared type, both directions, every depth.
 
 use proptest::prelude::*;
 use serde_json::{Value, json};

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drives `charon mcp` with the official Python MCP SDK and checks what SPEC §7 says.
+"""Drives `charon mcp` with the official Python MCP SDK and checks the MCP surface's promises.
 
     check_mcp.py --charon BIN --root DIR stdio   # spawns `charon mcp KB --stdio`
     check_mcp.py --charon BIN --root DIR http    # starts `charon mcp KB --port 0`

@@ -4,7 +4,7 @@
 //! time and the runtime uses it at load time, so both see the same operations.
 //! [`analyse`] reads a knowledge base's text and returns a [`Report`]: the exposed
 //! [`Operation`]s and, for every documented predicate that is not exposed, a
-//! [`Rejection`] with `file:line` and the reason (SPEC §2). [`schema`] renders the
+//! [`Rejection`] with `file:line` and the reason. [`schema`] renders the
 //! JSON Schemas of an operation, which every surface (OpenAPI, MCP) uses.
 
 mod doc;

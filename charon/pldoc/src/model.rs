@@ -169,7 +169,7 @@ impl Determinism {
         })
     }
 
-    /// Whether an answer is a list of solutions rather than one solution (SPEC §4).
+    /// Whether an answer is a list of solutions rather than one solution.
     pub fn is_many(self) -> bool {
         !matches!(self, Determinism::Det | Determinism::Semidet)
     }
@@ -188,7 +188,7 @@ impl fmt::Display for Determinism {
     }
 }
 
-/// HTTP method of an operation, from its name prefix (SPEC §5).
+/// HTTP method of an operation, from its name prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Method {
     /// `get_…`

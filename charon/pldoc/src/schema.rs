@@ -79,7 +79,7 @@ pub fn solution_schema(op: &Operation) -> Value {
     }
 }
 
-/// The exact schema of a successful answer, by declared determinism (SPEC §4).
+/// The exact schema of a successful answer, by declared determinism.
 pub fn response_schema(op: &Operation) -> Value {
     let solution = solution_schema(op);
     let no_outputs = op.outputs().next().is_none();
@@ -87,7 +87,7 @@ pub fn response_schema(op: &Operation) -> Value {
         Determinism::Det => solution,
         Determinism::Semidet if no_outputs => json!({"type": "boolean"}),
         Determinism::Semidet => json!({"anyOf": [solution, {"type": "null"}]}),
-        // `multi` and `failure` still answer `[]` / the solutions found (SPEC §4), so
+        // `multi` and `failure` still answer `[]` / the solutions found, so
         // their schema is the same array.
         Determinism::Nondet
         | Determinism::Multi

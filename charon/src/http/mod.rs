@@ -1,4 +1,4 @@
-//! The HTTP/JSON surface (SPEC §5): an [`axum::Router`] with one route per operation,
+//! The HTTP/JSON surface: an [`axum::Router`] with one route per operation,
 //! `GET /openapi.json` and `GET /health`, and problem details for every error.
 //!
 //! ```no_run

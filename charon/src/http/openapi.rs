@@ -1,4 +1,4 @@
-//! The OpenAPI 3.1 document of a knowledge base's routes (SPEC §6), rendered from the
+//! The OpenAPI 3.1 document of a knowledge base's routes, rendered from the
 //! operation model with the schemas of [`crate::pldoc::schema`].
 
 use serde_json::{Map, Value, json};
