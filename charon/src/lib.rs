@@ -159,17 +159,26 @@ pub mod __private {
             .ok_or_else(|| CallError::UnknownOperation(format!("#{index}")))
     }
 
+    /// The call of a generated method: the operation at `index`, input values in
+    /// mode-line order.
+    fn typed_call(
+        kb: &KnowledgeBase,
+        index: usize,
+        inputs: &[serde_json::Value],
+    ) -> Result<(OpId, crate::Call), CallError> {
+        let id = op_id(kb, index)?;
+        let refs: Vec<&serde_json::Value> = inputs.iter().collect();
+        Ok((id, kb.prepare_inputs(id, &refs)?))
+    }
+
     /// A typed call from async code.
     pub async fn call_async<T: serde::de::DeserializeOwned>(
         kb: &Arc<KnowledgeBase>,
         index: usize,
         inputs: &[serde_json::Value],
     ) -> Result<T, CallError> {
-        let id = op_id(kb, index)?;
-        let refs: Vec<&serde_json::Value> = inputs.iter().collect();
-        let call = kb.prepare_inputs(id, &refs)?;
-        let answer = kb.invoke_async(call).await?;
-        decode(kb, id, answer.value)
+        let (id, call) = typed_call(kb, index, inputs)?;
+        decode(kb, id, kb.invoke_async(call).await?.value)
     }
 
     /// A typed call that blocks.
@@ -178,10 +187,7 @@ pub mod __private {
         index: usize,
         inputs: &[serde_json::Value],
     ) -> Result<T, CallError> {
-        let id = op_id(kb, index)?;
-        let refs: Vec<&serde_json::Value> = inputs.iter().collect();
-        let call = kb.prepare_inputs(id, &refs)?;
-        let answer = kb.invoke(call)?;
-        decode(kb, id, answer.value)
+        let (id, call) = typed_call(kb, index, inputs)?;
+        decode(kb, id, kb.invoke(call)?.value)
     }
 }
