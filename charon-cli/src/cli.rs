@@ -410,15 +410,75 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     config.workers = 1;
     let kb = charon::KnowledgeBase::load_with(&args.kb, config)?;
     if args.json {
-        println!("{}", serde_json::to_string(&report_json(kb.report())?)?);
+        let mut report = report_json(kb.report())?;
+        report["effects"] = effects_json(&kb);
+        report["single_worker"] = kb.single_worker_reason().into();
+        println!("{}", serde_json::to_string(&report)?);
     } else {
         println!("{}", kb.report());
+        print_effects(&kb);
     }
     Ok(if kb.report().is_clean() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// What each operation may do to the state, one line each, for `charon check`.
+fn print_effects(kb: &charon::KnowledgeBase) {
+    use charon::Effects;
+    if !kb.operations().is_empty() {
+        println!("effects on the state:");
+    }
+    for op in kb.operations() {
+        let line = match kb.effects(&op.name) {
+            Some(Effects::Read) => "read (answers may be cached)".to_string(),
+            Some(Effects::VolatileRead { reason }) => {
+                format!("read, not cached because {reason}")
+            }
+            Some(Effects::Write {
+                reason,
+                replicated_by,
+            }) => format!("write because {reason} (replicated by {replicated_by})"),
+            Some(Effects::AssumedWrite { reason }) => {
+                format!("treated as a write because {reason}")
+            }
+            Some(other) => format!("{other:?}"),
+            None => continue,
+        };
+        println!("  {}: {line}", op.name);
+    }
+    if let Some(why) = kb.single_worker_reason() {
+        println!("runs on one worker: {why}");
+    }
+}
+
+/// [`print_effects`] as JSON: operation name → class, reason, replication.
+fn effects_json(kb: &charon::KnowledgeBase) -> serde_json::Value {
+    use charon::Effects;
+    let mut map = serde_json::Map::new();
+    for op in kb.operations() {
+        let value = match kb.effects(&op.name) {
+            Some(Effects::Read) => serde_json::json!({"class": "read"}),
+            Some(Effects::VolatileRead { reason }) => {
+                serde_json::json!({"class": "volatile_read", "reason": reason})
+            }
+            Some(Effects::Write {
+                reason,
+                replicated_by,
+            }) => {
+                serde_json::json!({"class": "write", "reason": reason, "replicated_by": replicated_by})
+            }
+            Some(Effects::AssumedWrite { reason }) => {
+                serde_json::json!({"class": "assumed_write", "reason": reason})
+            }
+            Some(other) => serde_json::json!({"class": format!("{other:?}")}),
+            None => continue,
+        };
+        map.insert(op.name.to_string(), value);
+    }
+    map.into()
 }
 
 /// The exposure report as JSON: operations as the model serializes them, rejections

@@ -74,7 +74,7 @@ pub mod term;
 
 pub use charon_pldoc as pldoc;
 pub use engine::{EngineConfig, EngineError, EngineStats, Limits};
-pub use kb::{Answer, ArgumentError, Call, CallError, KnowledgeBase, LoadError, OpId};
+pub use kb::{Answer, ArgumentError, Call, CallError, Effects, KnowledgeBase, LoadError, OpId};
 pub use pldoc::{Operation, Report};
 
 #[doc = include_str!("knowledge_base.md")]

@@ -16,6 +16,7 @@ mod mcp; // MCP: tools from the model, Host/Origin checks (sessions: tests/mcp/)
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line
 mod shapes; // the determinism table
+mod state; // the consistency invariant: differential tests on hostile KBs
 mod terms; // JSON <-> Prolog: every type, both directions, property tests
 mod typed; // knowledge_base!: typed methods, compiled model, generated router and tools
 mod util;

@@ -1,9 +1,17 @@
-//! Database generations: how a committed change reaches every worker.
+//! The state calls can change, and how a committed change reaches every worker.
 //!
-//! A mutating call that succeeds makes its worker dump the dynamic database; the dump
-//! is the next generation, and every other worker restores it before its next call.
+//! Generation 0 is the knowledge base as loaded. A write that changes something
+//! commits the next generation, kept as the changes it made (the *journal*) — or,
+//! when Charon cannot see what a call changed, as a full dump that becomes the new
+//! *base*. A worker catches up by replaying the journal entries after its
+//! generation; one that is behind the base, or whose state is unknown, restores the
+//! base first. The journal is folded into a new base (one dump) once it outgrows
+//! twice the last dump (and at least [`FOLD_AT`] bytes), so catching up costs the
+//! size of the changes, amortised, never the size of the database per write.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -12,82 +20,192 @@ use super::outcome;
 use super::process::{Failure, Worker};
 use super::protocol::{Request, Response};
 
-/// The latest committed state of the dynamic database.
-pub(super) struct Generation {
+/// The journal is never folded below this size.
+const FOLD_AT: usize = 1 << 20;
+
+/// A worker whose state is unknown (it must restore the base before its next call).
+pub(super) const UNKNOWN: u64 = u64::MAX;
+
+/// A dump file, removed when the last holder lets go of it.
+#[derive(Debug)]
+pub(super) struct Dump(PathBuf);
+
+impl Drop for Dump {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The committed history of the state.
+#[derive(Debug, Default)]
+pub(super) struct History {
+    /// The latest committed generation.
     pub(super) number: u64,
-    /// The dump of that state; `None` for generation 0, the knowledge base as loaded.
-    pub(super) file: Option<PathBuf>,
+    /// The generation of the base.
+    base: u64,
+    /// The dump of the base; `None` for the knowledge base as loaded.
+    base_file: Option<Arc<Dump>>,
+    base_bytes: usize,
+    /// Changes of generations `base + 1 ..= number`, as text of Prolog lists.
+    journal: VecDeque<(u64, Arc<str>)>,
+    journal_bytes: usize,
+    /// Modules whose dynamic predicates are part of the state (besides `user`).
+    pub(super) modules: Vec<String>,
+}
+
+/// What a worker needs to reach the latest generation.
+struct CatchUp {
+    restore: Option<Option<Arc<Dump>>>,
+    base: u64,
+    entries: Vec<Arc<str>>,
+    number: u64,
 }
 
 impl Engine {
-    /// Dumps the worker's dynamic database as the next generation.
-    pub(super) fn publish(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
-        let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
-        let file = self
-            .inner
-            .files
-            .dir
-            .path()
-            .join(format!("generation-{n}.pl"));
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        let request = Request::Dump {
-            file: file.display().to_string(),
+    pub(super) fn history(&self) -> std::sync::MutexGuard<'_, History> {
+        self.inner.history.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Commits the changes a write made on `worker` (text from `'$charon_changes'/1`).
+    /// Committed is committed: a failure to fold the journal afterwards is logged, and
+    /// the worker is marked for a restore.
+    pub(super) fn commit_changes(&self, worker: &mut Worker, changes: &str, deadline: Instant) {
+        let text: Arc<str> = changes.trim_end().trim_end_matches('.').trim_end().into();
+        let fold = {
+            let mut h = self.history();
+            h.number += 1;
+            h.journal_bytes += text.len();
+            let number = h.number;
+            h.journal.push_back((number, text));
+            worker.generation = h.number;
+            self.inner.published.store(h.number, Ordering::Release);
+            h.journal_bytes > FOLD_AT.max(2 * h.base_bytes)
         };
-        match worker.request(&request, remaining.max(Duration::from_secs(5)))? {
-            Response::Done { result } => {
-                outcome::done(result).map_err(|e| Failure::Died(format!("dump failed: {e}")))?
-            }
-            other => return Err(Failure::Died(format!("dump failed: {other:?}"))),
+        if fold && let Err(failure) = self.fold(worker, deadline) {
+            let why = match failure {
+                Failure::Died(m) => m,
+                Failure::Timeout => "timed out".into(),
+            };
+            tracing::warn!(target: "charon::engine", "folding the journal failed: {why}");
+            worker.generation = UNKNOWN;
         }
-        let mut generation = self
-            .inner
-            .generation
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        if let Some(old) = generation.file.replace(file) {
-            let _ = std::fs::remove_file(old);
-        }
-        generation.number += 1;
-        self.inner
-            .published
-            .store(generation.number, Ordering::Release);
-        worker.generation = generation.number;
+    }
+
+    /// Commits a write whose changes Charon could not see: `worker`'s whole state
+    /// becomes the new base.
+    pub(super) fn commit_dump(
+        &self,
+        worker: &mut Worker,
+        deadline: Instant,
+    ) -> Result<(), Failure> {
+        // Only writes commit, one at a time (exclusive lock): the number is stable.
+        worker.generation = self.history().number + 1;
+        self.fold(worker, deadline)?;
+        let mut h = self.history();
+        h.number = worker.generation;
+        self.inner.published.store(h.number, Ordering::Release);
         Ok(())
     }
 
-    /// Brings a worker to the current generation.
-    pub(super) fn sync(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
-        let (number, file) = {
-            let g = self
-                .inner
-                .generation
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            (g.number, g.file.clone())
-        };
-        if worker.generation == number {
-            return Ok(());
-        }
-        let Some(file) = file else {
-            // Generation 0 is the knowledge base as loaded: only a fresh worker has it.
-            *worker = Worker::spawn(&self.inner.files, &self.inner.config.limits)
-                .map_err(|e| Failure::Died(e.to_string()))?;
-            self.inner.started.fetch_add(1, Ordering::Relaxed);
-            return Ok(());
-        };
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        let request = Request::Restore {
+    /// Dumps `worker` as the new base, at the worker's generation.
+    fn fold(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
+        let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
+        let file = self.inner.files.dir.path().join(format!("state-{n}.pl"));
+        let modules = self.history().modules.clone();
+        let request = Request::Dump {
             file: file.display().to_string(),
+            modules,
         };
-        match worker.request(&request, remaining.max(Duration::from_secs(5)))? {
-            Response::Done { result } => {
-                outcome::done(result).map_err(|e| Failure::Died(format!("restore failed: {e}")))?;
-                worker.generation = number;
-                // Restoring asserts clauses, whose memory is only freed with the Machine.
-                worker.calls += 100;
-                Ok(())
+        let dump = Dump(file);
+        done(worker.request(&request, remaining(deadline))?, "dump")?;
+        let bytes = std::fs::metadata(&dump.0).map_or(0, |m| m.len() as usize);
+        let mut h = self.history();
+        h.base = worker.generation;
+        h.base_file = Some(Arc::new(dump));
+        h.base_bytes = bytes;
+        let base = h.base;
+        h.journal.retain(|(g, _)| *g > base);
+        h.journal_bytes = h.journal.iter().map(|(_, t)| t.len()).sum();
+        Ok(())
+    }
+
+    /// Brings a worker to the latest generation.
+    pub(super) fn sync(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
+        let Some(plan) = self.catch_up(worker.generation) else {
+            return Ok(());
+        };
+        if let Some(base_file) = plan.restore {
+            match base_file {
+                Some(dump) => {
+                    let request = Request::Restore {
+                        file: dump.0.display().to_string(),
+                        modules: self.history().modules.clone(),
+                    };
+                    done(worker.request(&request, remaining(deadline))?, "restore")?;
+                    // Restoring asserts clauses, whose memory is only freed with the Machine.
+                    worker.calls += 100;
+                }
+                None => {
+                    // Generation 0 is the knowledge base as loaded: a fresh worker has it.
+                    *worker = Worker::spawn(&self.inner.files, &self.inner.config.limits)
+                        .map_err(|e| Failure::Died(e.to_string()))?;
+                    self.inner.started.fetch_add(1, Ordering::Relaxed);
+                }
             }
-            other => Err(Failure::Died(format!("restore failed: {other:?}"))),
+            worker.generation = plan.base;
         }
+        if !plan.entries.is_empty() {
+            let mut changes = String::from("[");
+            for (i, entry) in plan.entries.iter().enumerate() {
+                if i > 0 {
+                    changes.push(',');
+                }
+                changes.push_str(entry);
+            }
+            changes.push_str("] .");
+            worker.calls += plan.entries.len() as u64 / 64;
+            done(
+                worker.request(&Request::Replay { changes }, remaining(deadline))?,
+                "replay",
+            )?;
+        }
+        worker.generation = plan.number;
+        Ok(())
+    }
+
+    /// What a worker at `generation` must do to reach the latest one, if anything.
+    fn catch_up(&self, generation: u64) -> Option<CatchUp> {
+        let h = self.history();
+        if generation == h.number {
+            return None;
+        }
+        let restore = generation < h.base || generation > h.number;
+        let from = if restore { h.base } else { generation };
+        Some(CatchUp {
+            restore: restore.then(|| h.base_file.clone()),
+            base: h.base,
+            entries: h
+                .journal
+                .iter()
+                .filter(|(g, _)| *g > from)
+                .map(|(_, t)| t.clone())
+                .collect(),
+            number: h.number,
+        })
+    }
+}
+
+fn remaining(deadline: Instant) -> Duration {
+    deadline
+        .saturating_duration_since(Instant::now())
+        .max(Duration::from_secs(5))
+}
+
+fn done(response: Response, what: &str) -> Result<(), Failure> {
+    match response {
+        Response::Done { result } => {
+            outcome::done(result).map_err(|e| Failure::Died(format!("{what} failed: {e}")))
+        }
+        other => Err(Failure::Died(format!("{what} failed: {other:?}"))),
     }
 }

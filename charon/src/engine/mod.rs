@@ -57,10 +57,12 @@ use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 pub use config::{EngineConfig, EngineError, Limits};
+
 pub(crate) use outcome::Outcome;
+
 pub(crate) use private_dir::PrivateDir;
 
-use generation::Generation;
+use generation::{History, UNKNOWN};
 use pool::InFlight;
 use process::{Failure, Files, Worker};
 use protocol::{Request, Response};
@@ -74,6 +76,30 @@ const WRAPPER: &str = include_str!("wrapper.pl");
 /// spent on the other calls (measured: 29.6k point calls/s without spinning against
 /// 18.5k with it, at 16 connections on 2 cores).
 const SPIN: Duration = Duration::from_micros(50);
+
+/// How a call may touch the state, as the analysis found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// Reads only: runs beside other reads, on any worker.
+    Read,
+    /// May change the state: runs alone; its changes reach the other workers as
+    /// the given replication says.
+    Write(Replication),
+}
+
+/// How a write's changes reach the other workers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Replication {
+    /// As the changes it recorded (every change went through a recorded call).
+    Journal,
+    /// As a full dump of the state (Charon cannot see every change it makes).
+    Snapshot,
+}
+
+/// Whether the text of recorded changes is the empty list.
+fn no_changes(text: &str) -> bool {
+    text.trim_end().trim_end_matches('.').trim() == "[]"
+}
 
 /// The answer to one `run`.
 #[derive(Debug, Clone)]
@@ -90,7 +116,10 @@ struct Inner {
     idle: Mutex<Vec<Worker>>,
     available: Condvar,
     database: RwLock<()>,
-    generation: Mutex<Generation>,
+    history: Mutex<History>,
+    /// Set when the knowledge base changes state Charon cannot replicate: the
+    /// engine then keeps one worker, never recycled.
+    single: std::sync::atomic::AtomicBool,
     counter: AtomicU64,
     started: AtomicU64,
     calls: AtomicU64,
@@ -164,10 +193,8 @@ impl Engine {
                 idle: Mutex::new(idle),
                 available: Condvar::new(),
                 database: RwLock::new(()),
-                generation: Mutex::new(Generation {
-                    number: 0,
-                    file: None,
-                }),
+                history: Mutex::new(History::default()),
+                single: std::sync::atomic::AtomicBool::new(false),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
                 calls: AtomicU64::new(0),
@@ -201,29 +228,43 @@ impl Engine {
         self.inner.published.load(Ordering::Acquire)
     }
 
-    /// Reads the rules of the knowledge base, for the mutation analysis.
-    pub(crate) fn rules(&self) -> Result<Vec<(String, usize, PlTerm)>, EngineError> {
-        let deadline = Instant::now() + Duration::from_secs(60);
+    /// Reads the knowledge base (and the local files it loads) for the analysis of
+    /// what its operations may do; see `'$charon_analyse'/2` in `wrapper.pl`.
+    pub(crate) fn analyse(&self) -> Result<Vec<PlTerm>, EngineError> {
+        let deadline = Instant::now() + Duration::from_secs(120);
         let mut worker = self.acquire(deadline)?;
-        let request = Request::Rules {
+        let request = Request::Analyse {
             file: self.inner.files.kb.display().to_string(),
         };
-        match worker.request(&request, Duration::from_secs(60)) {
-            Ok(Response::Rules { rules }) => {
+        match worker.request(&request, Duration::from_secs(120)) {
+            Ok(Response::Analysis { items }) => {
                 self.release(worker);
-                Ok(rules)
+                Ok(items)
             }
             Ok(other) => {
                 self.release(worker);
                 Err(EngineError::Spawn(format!("unexpected answer {other:?}")))
             }
-            Err(f) => Err(self.failed(f, Duration::from_secs(60))),
+            Err(f) => Err(self.failed(f, Duration::from_secs(120))),
         }
     }
 
-    /// Runs one query (text ending in `.`, binding `R`). `mutating` calls run alone and
-    /// publish their changes to every worker; see the module docs.
-    pub(crate) fn run(&self, query: String, mutating: bool) -> Result<RunOutcome, EngineError> {
+    /// Modules whose dynamic predicates are part of the replicated state.
+    pub(crate) fn set_modules(&self, modules: Vec<String>) {
+        self.history().modules = modules;
+    }
+
+    /// Keeps one worker from now on, never recycled: for knowledge bases that change
+    /// state Charon cannot replicate between workers.
+    pub(crate) fn restrict_to_one_worker(&self) {
+        self.inner.single.store(true, Ordering::Release);
+        let mut idle = self.inner.idle.lock().unwrap_or_else(|p| p.into_inner());
+        idle.truncate(1);
+    }
+
+    /// Runs one query (text ending in `.`, binding `R`). Writes run alone and commit
+    /// their changes for every worker; see the module docs.
+    pub(crate) fn run(&self, query: String, access: Access) -> Result<RunOutcome, EngineError> {
         let limit = self.inner.config.limits.time;
         let deadline = Instant::now() + limit;
         self.inner.calls.fetch_add(1, Ordering::Relaxed);
@@ -235,17 +276,17 @@ impl Engine {
         };
         let _shared;
         let _exclusive;
-        if mutating {
-            _exclusive = self
-                .inner
-                .database
-                .write()
-                .unwrap_or_else(|p| p.into_inner());
-        } else {
+        if access == Access::Read {
             _shared = self
                 .inner
                 .database
                 .read()
+                .unwrap_or_else(|p| p.into_inner());
+        } else {
+            _exclusive = self
+                .inner
+                .database
+                .write()
                 .unwrap_or_else(|p| p.into_inner());
         }
         let mut worker = self.acquire(deadline)?;
@@ -256,21 +297,37 @@ impl Engine {
         let request = Request::Run {
             query,
             spin_us: spin.as_micros() as u64,
+            changes: access == Access::Write(Replication::Journal),
         };
         match worker.request_spinning(&request, remaining, spin) {
-            Ok(Response::Ran { result, output }) => {
+            Ok(Response::Ran {
+                result,
+                output,
+                changes,
+            }) => {
                 let outcome = Outcome::decode(result);
-                if mutating {
-                    if outcome.is_solved() {
-                        if let Err(f) = self.publish(&mut worker, deadline) {
-                            return Err(self.failed(f, limit));
+                if let Access::Write(replication) = access {
+                    let changes = changes.filter(|c| !c.is_empty());
+                    let unchanged = changes.as_deref().is_some_and(no_changes);
+                    if !outcome.is_solved() {
+                        if !unchanged {
+                            // Its changes must not survive: a fresh worker takes its place.
+                            worker.generation = UNKNOWN;
                         }
-                    } else {
-                        // Roll back: restore the last published generation before reuse.
-                        worker.generation = u64::MAX;
+                    } else if let (Replication::Journal, Some(changes)) = (replication, &changes) {
+                        if !unchanged {
+                            self.commit_changes(&mut worker, changes, deadline);
+                        }
+                    } else if let Err(f) = self.commit_dump(&mut worker, deadline) {
+                        return Err(self.failed(f, limit));
                     }
                 }
-                self.release(worker);
+                if worker.generation == UNKNOWN {
+                    drop(worker);
+                    self.replace_in_background();
+                } else {
+                    self.release(worker);
+                }
                 Ok(RunOutcome { outcome, output })
             }
             Ok(other) => {

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::process::Worker;
+use super::process::{Failure, Worker};
 use super::{Engine, EngineError};
 
 /// Counts a call in flight for as long as it lives.
@@ -58,7 +58,9 @@ impl Engine {
     /// Gives a worker back after a call, or retires it when it is due for recycling.
     pub(super) fn release(&self, mut worker: Worker) {
         worker.calls += 1;
-        if worker.calls >= self.inner.config.recycle_after {
+        if worker.calls >= self.inner.config.recycle_after
+            && !self.inner.single.load(Ordering::Acquire)
+        {
             // Memory is only freed with the Machine: retire this worker and start a
             // fresh one (it catches up with the current generation on first use).
             drop(worker);
@@ -76,15 +78,28 @@ impl Engine {
         self.inner.available.notify_one();
     }
 
-    /// Starts a worker in place of one that is gone, retrying with back-off.
+    /// Starts a worker in place of one that is gone, retrying with back-off. The new
+    /// worker catches up with the state before it joins the pool, so no call waits
+    /// for that.
     pub(super) fn replace_in_background(&self) {
         let engine = self.clone();
         std::thread::spawn(move || {
             let mut delay = Duration::from_millis(100);
             loop {
-                match Worker::spawn(&engine.inner.files, &engine.inner.config.limits) {
-                    Ok(w) => {
+                let started = Worker::spawn(&engine.inner.files, &engine.inner.config.limits)
+                    .and_then(|mut w| {
                         engine.inner.started.fetch_add(1, Ordering::Relaxed);
+                        let deadline = Instant::now() + Duration::from_secs(600);
+                        match engine.sync(&mut w, deadline) {
+                            Ok(()) => Ok(w),
+                            Err(Failure::Timeout) => {
+                                Err(EngineError::Spawn("catching up timed out".into()))
+                            }
+                            Err(Failure::Died(m)) => Err(EngineError::Spawn(m)),
+                        }
+                    });
+                match started {
+                    Ok(w) => {
                         engine.put_back(w);
                         return;
                     }

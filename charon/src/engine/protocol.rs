@@ -14,14 +14,22 @@ pub(crate) enum Request {
     /// Consult the wrapper, then the knowledge base.
     Load { wrapper: String, kb: String },
     /// Run one goal; the binding of its variable `R` comes back. After answering, the
-    /// worker checks for the next request without sleeping for `spin_us` µs.
-    Run { query: String, spin_us: u64 },
-    /// Write the dynamic database to `file`.
-    Dump { file: String },
-    /// Replace the dynamic database with the clauses in `file`.
-    Restore { file: String },
-    /// List the rules of `file` (head name, arity, body) for the mutation analysis.
-    Rules { file: String },
+    /// worker checks for the next request without sleeping for `spin_us` µs. With
+    /// `changes`, the changes the call recorded come back too (see `wrapper.pl`).
+    Run {
+        query: String,
+        spin_us: u64,
+        changes: bool,
+    },
+    /// Write the state calls can change (dynamic clauses of user, `modules` and every
+    /// module a change touched; the blackboard) to `file`.
+    Dump { file: String, modules: Vec<String> },
+    /// Replace that state with `file`'s.
+    Restore { file: String, modules: Vec<String> },
+    /// Apply changes recorded by other workers (text of a list of change lists).
+    Replay { changes: String },
+    /// Read `file` (and the local files it loads) for the analysis of effects.
+    Analyse { file: String },
 }
 
 /// Worker → parent.
@@ -34,11 +42,14 @@ pub(crate) enum Response {
     Ran {
         result: Option<PlTerm>,
         output: String,
+        /// The recorded changes (text), when asked for.
+        changes: Option<String>,
     },
-    /// `Dump`/`Restore` finished, with the wrapper's result (see `outcome::done`).
+    /// `Dump`/`Restore`/`Replay` finished, with the wrapper's result (see
+    /// `outcome::done`).
     Done { result: Option<PlTerm> },
-    /// Rules as `(name, arity, body)`.
-    Rules { rules: Vec<(String, usize, PlTerm)> },
+    /// What `'$charon_analyse'/2` found (see `wrapper.pl`).
+    Analysis { items: Vec<PlTerm> },
     /// The engine panicked (the worker exits after sending this).
     Crashed { message: String },
 }

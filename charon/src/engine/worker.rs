@@ -14,7 +14,7 @@ use std::rc::Rc;
 use scryer_prolog::{LeafAnswer, Machine, MachineBuilder, StreamConfig, Term};
 
 use super::protocol::{Request, Response};
-use crate::term::{PlTerm, write_atom};
+use crate::term::{PlTerm, write_atom, write_string};
 
 /// Set (to `1`) in a worker's environment.
 pub(crate) const WORKER_ENV: &str = "CHARON_WORKER";
@@ -153,52 +153,71 @@ fn take_output(output: &Rc<RefCell<Vec<u8>>>) -> String {
 fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request) -> Response {
     match request {
         Request::Load { wrapper, kb } => {
-            let ok = consult(machine, &wrapper) && consult(machine, &kb);
-            run_all(machine, "flush_output.".into());
+            let ok = consult(machine, &wrapper)
+                && !run_all(machine, "'$charon_note_ops'.".into()).is_empty()
+                && consult(machine, &kb);
+            // Changes made by directives while loading are part of every worker's load.
+            run_all(
+                machine,
+                "retractall('$charon_change'(_)), flush_output.".into(),
+            );
             Response::Loaded {
                 ok,
                 messages: take_output(output),
             }
         }
-        Request::Run { query, .. } => {
-            let result = run_all(machine, query)
-                .into_iter()
-                .find_map(|mut b| b.remove("R"))
-                .map(convert);
+        Request::Run { query, changes, .. } => {
+            let result = binding(machine, query, "R");
+            let changes = changes.then(|| {
+                match binding(machine, "'$charon_changes'(R).".into(), "R") {
+                    Some(PlTerm::Str(text)) => text,
+                    // No text: the record could not be read; the engine falls back.
+                    _ => String::new(),
+                }
+            });
             Response::Ran {
                 result,
                 output: take_output(output),
+                changes,
             }
         }
-        Request::Dump { file } => file_op(machine, "'$charon_dump'", &file),
-        Request::Restore { file } => file_op(machine, "'$charon_restore'", &file),
-        Request::Rules { file } => {
-            let mut q = String::from("'$charon_rule'(");
+        Request::Dump { file, modules } => file_op(machine, "'$charon_dump'", &file, &modules),
+        Request::Restore { file, modules } => {
+            file_op(machine, "'$charon_restore'", &file, &modules)
+        }
+        Request::Replay { changes } => {
+            let mut q = String::from("'$charon_replay'(");
+            write_string(&mut q, &changes);
+            q.push_str(", R).");
+            Response::Done {
+                result: binding(machine, q, "R"),
+            }
+        }
+        Request::Analyse { file } => {
+            let mut q = String::from("'$charon_analyse'(");
             write_atom(&mut q, &file);
-            q.push_str(", N, A, B).");
-            let rules = run_all(machine, q)
-                .into_iter()
-                .filter_map(|mut b| {
-                    let name = match b.remove("N")? {
-                        Term::Atom(n) => n,
-                        Term::String(n) => n,
-                        Term::List(l) if l.is_empty() => "[]".into(),
-                        _ => return None,
-                    };
-                    let arity = match b.remove("A")? {
-                        Term::Integer(i) => usize::try_from(&i).ok()?,
-                        _ => return None,
-                    };
-                    let body = b
-                        .remove("B")
-                        .map(convert)
-                        .unwrap_or(PlTerm::Atom("true".into()));
-                    Some((name, arity, body))
-                })
-                .collect();
-            Response::Rules { rules }
+            q.push_str(", R).");
+            let items = match binding(machine, q, "R") {
+                Some(PlTerm::List(items)) => items,
+                other => vec![PlTerm::Compound(
+                    "problem".into(),
+                    vec![PlTerm::Atom(format!(
+                        "the reader gave no list: {}",
+                        other.map_or_else(|| "it failed".to_string(), |t| t.to_string())
+                    ))],
+                )],
+            };
+            Response::Analysis { items }
         }
     }
+}
+
+/// Runs `query` and returns the binding of `var` in its first answer.
+fn binding(machine: &mut Machine, query: String, var: &str) -> Option<PlTerm> {
+    run_all(machine, query)
+        .into_iter()
+        .find_map(|mut b| b.remove(var))
+        .map(convert)
 }
 
 fn consult(machine: &mut Machine, path: &str) -> bool {
@@ -210,15 +229,20 @@ fn consult(machine: &mut Machine, path: &str) -> bool {
         .any(|a| matches!(a, Ok(LeafAnswer::True | LeafAnswer::LeafAnswer { .. })))
 }
 
-fn file_op(machine: &mut Machine, pred: &str, file: &str) -> Response {
+fn file_op(machine: &mut Machine, pred: &str, file: &str, modules: &[String]) -> Response {
     let mut q = format!("{pred}(");
     write_atom(&mut q, file);
-    q.push_str(", R).");
-    let result = run_all(machine, q)
-        .into_iter()
-        .find_map(|mut b| b.remove("R"))
-        .map(convert);
-    Response::Done { result }
+    q.push_str(", [");
+    for (i, m) in modules.iter().enumerate() {
+        if i > 0 {
+            q.push(',');
+        }
+        write_atom(&mut q, m);
+    }
+    q.push_str("], R).");
+    Response::Done {
+        result: binding(machine, q, "R"),
+    }
 }
 
 type Bindings = std::collections::BTreeMap<String, Term>;

@@ -7,6 +7,8 @@
 :- use_module(library(lists)).
 :- use_module(library(between)).
 :- use_module(library(format)).
+:- use_module(library(charsio)).
+:- use_module(library(files)).
 
 % '$charon_once'(+Template, +Goal, +Limit, -Result)
 % Result: ok(Template) | false | limit | exception(E).
@@ -52,60 +54,361 @@
     '$charon_exact'(A0, A),
     '$charon_exact_list'(As0, As).
 
-% The knowledge base's dynamic predicates (Charon's own excluded).
-'$charon_dynamic'(H) :-
-    current_predicate(N/A),
+% '$charon_encode'(+T0, -T): T0 with every float F replaced by '$charon_f'(M, E),
+% F = M * 2^E exactly ('$charon_exact'/2 is the inverse), so text carries floats
+% without loss.
+'$charon_encode'(T0, T) :-
+    (   float(T0)
+    ->  '$charon_float_parts'(T0, 0, M, E),
+        T = '$charon_f'(M, E)
+    ;   compound(T0)
+    ->  T0 =.. [F|As0],
+        '$charon_encode_list'(As0, As),
+        T =.. [F|As]
+    ;   T = T0
+    ).
+'$charon_encode_list'([], []).
+'$charon_encode_list'([A0|As0], [A|As]) :-
+    '$charon_encode'(A0, A),
+    '$charon_encode_list'(As0, As).
+% Doubling a float is exact; after at most 1074 doublings it is an integer.
+'$charon_float_parts'(F, K, M, E) :-
+    (   F =:= float_integer_part(F)
+    ->  M is truncate(F), E is -K
+    ;   F1 is F * 2, K1 is K + 1,
+        '$charon_float_parts'(F1, K1, M, E)
+    ).
+
+% '$charon_text'(+T, -Chars): T written so that read_term/2 gives it back whatever
+% operators are in force (floats encoded, no operator syntax).
+'$charon_text'(T, Cs) :-
+    '$charon_encode'(T, T1),
+    write_term_to_chars(T1, [quoted(true), ignore_ops(true)], Cs0),
+    append(Cs0, " .", Cs).
+'$charon_read_text'(Cs, T) :-
+    read_term_from_chars(Cs, T0, []),
+    '$charon_exact'(T0, T).
+
+% ---------------------------------------------------------------------------
+% State that calls change, and how a change reaches the other workers.
+%
+% The knowledge base is loaded with its rules rewritten (term expansion at the end
+% of this file): a direct call of assertz/1, asserta/1, retract/1, retractall/1 or
+% bb_put/2 becomes a call of the '$charon_j_*' predicate below, which makes the
+% change and records it. After a write, the engine takes the record
+% ('$charon_changes'/1) and replays it on the other workers ('$charon_replay'/2).
+% What the rewriting cannot reach (a mutator called through a variable or a
+% closure) the analysis in Rust classes as a write replicated by a full dump.
+
+:- dynamic('$charon_change'/1).
+:- dynamic('$charon_module'/1).
+:- dynamic('$charon_bb_key'/1).
+:- dynamic('$charon_initial_op'/3).
+
+'$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E).
+
+% What a dump must cover beyond the declared modules: every module a change
+% touched, and every blackboard key.
+'$charon_note'(bb_put(K, _)) :- !,
+    ( '$charon_bb_key'(K) -> true ; assertz('$charon_bb_key'(K)) ).
+'$charon_note'(E) :-
+    arg(1, E, M:_),
+    (   atom(M), \+ '$charon_module'(M) -> assertz('$charon_module'(M)) ; true ).
+
+'$charon_j_assertz'(M, C) :- assertz(M:C), '$charon_log'(assertz(M:C)).
+'$charon_j_asserta'(M, C) :- asserta(M:C), '$charon_log'(asserta(M:C)).
+'$charon_j_retract'(M, C) :- retract(M:C), '$charon_log'(retract(M:C)).
+'$charon_j_retractall'(M, H) :- retractall(M:H), '$charon_log'(retractall(M:H)).
+'$charon_j_bb_put'(K, V) :- bb_put(K, V), '$charon_log'(bb_put(K, V)).
+
+% '$charon_changes'(-Chars): the changes recorded since the last call, as text
+% ("[]" when there are none); the record is cleared.
+'$charon_changes'(Cs) :-
+    findall(E, retract('$charon_change'(E)), Es),
+    '$charon_text'(Es, Cs).
+
+% '$charon_replay'(+Chars, -Result): applies changes taken from another worker
+% (a list of lists of changes, oldest first). Result: ok | exception(E).
+'$charon_replay'(Cs, R) :-
+    catch(( '$charon_read_text'(Cs, Ess), '$charon_apply_all'(Ess) ), E, true),
+    ( var(E) -> R = ok ; R = exception(E) ).
+'$charon_apply_all'([]).
+'$charon_apply_all'([Es|Ess]) :- '$charon_apply'(Es), '$charon_apply_all'(Ess).
+'$charon_apply'([]).
+'$charon_apply'([E|Es]) :-
+    (   call(E) -> '$charon_note'(E)
+    ;   throw(error(charon_replay_failed(E), '$charon_replay'/2))
+    ),
+    '$charon_apply'(Es).
+
+% The dynamic predicates of module M (Charon's own excluded).
+'$charon_dynamic'(M, H) :-
+    current_predicate(M:N/A),
     \+ atom_concat('$charon', _, N),
     functor(H, N, A),
-    predicate_property(H, dynamic).
+    predicate_property(M:H, dynamic).
 
-% '$charon_dump'(+File, -Result): writes every dynamic clause to File.
-'$charon_dump'(File, R) :-
-    catch('$charon_dump_'(File), E, true),
+'$charon_modules'(Ms0, Ms) :-
+    findall(M, '$charon_module'(M), Ms1),
+    append([user|Ms0], Ms1, Ms2),
+    sort(Ms2, Ms).
+
+% '$charon_dump'(+File, +Modules, -Result): writes the dynamic clauses of user,
+% Modules and every module a change touched, and the blackboard, to File.
+'$charon_dump'(File, Ms, R) :-
+    catch('$charon_dump_'(File, Ms), E, true),
     ( var(E) -> R = ok ; R = exception(E) ).
-'$charon_dump_'(File) :-
+'$charon_dump_'(File, Ms0) :-
+    '$charon_modules'(Ms0, Ms),
     open(File, write, S),
-    forall('$charon_dynamic'(H),
+    forall(( member(M, Ms), '$charon_dynamic'(M, H) ),
            ( functor(H, N, A),
-             portray_clause(S, '$charon_decl'(N/A)),
-             forall(clause(H, B), portray_clause(S, (H :- B))) )),
+             '$charon_put'(S, decl(M, N/A)),
+             forall(clause(M:H, B), '$charon_put'(S, clause(M, (H :- B)))) )),
+    forall(( '$charon_bb_key'(K), bb_get(K, V) ), '$charon_put'(S, bb(K, V))),
     close(S).
+'$charon_put'(S, T) :-
+    '$charon_text'(T, Cs),
+    format(S, "~s~n", [Cs]).
 
-% '$charon_restore'(+File, -Result): replaces the dynamic database with File's.
-'$charon_restore'(File, R) :-
-    catch('$charon_restore_'(File), E, true),
+% '$charon_restore'(+File, +Modules, -Result): replaces the dynamic database with
+% File's.
+'$charon_restore'(File, Ms, R) :-
+    catch('$charon_restore_'(File, Ms), E, true),
     ( var(E) -> R = ok ; R = exception(E) ).
-'$charon_restore_'(File) :-
-    forall('$charon_dynamic'(H), retractall(H)),
+'$charon_restore_'(File, Ms0) :-
+    '$charon_modules'(Ms0, Ms),
+    forall(( member(M, Ms), '$charon_dynamic'(M, H) ), retractall(M:H)),
     open(File, read, S),
     '$charon_load_terms'(S),
     close(S).
 '$charon_load_terms'(S) :-
-    read_term(S, T, []),
-    (   T == end_of_file -> true
-    ;   '$charon_restore_term'(T),
+    read_term(S, T0, []),
+    (   T0 == end_of_file -> true
+    ;   '$charon_exact'(T0, T),
+        '$charon_restore_term'(T),
         '$charon_load_terms'(S)
     ).
-% Declares N/A dynamic (dynamic/1 is a directive only in scryer).
-'$charon_restore_term'('$charon_decl'(N/A)) :- !, functor(H, N, A), assertz(H), retract(H).
-'$charon_restore_term'((H :- true)) :- !, assertz(H).
-'$charon_restore_term'(C) :- assertz(C).
+% Declares N/A dynamic in M (dynamic/1 is a directive only in scryer).
+'$charon_restore_term'(decl(M, N/A)) :- !,
+    functor(H, N, A), assertz(M:H), retract(M:H),
+    ( M == user -> true ; '$charon_note'(assertz(M:H)) ).
+'$charon_restore_term'(clause(M, C)) :- !, assertz(M:C).
+'$charon_restore_term'(bb(K, V)) :- bb_put(K, V), '$charon_note'(bb_put(K, V)).
 
-% '$charon_rule'(+File, -Name, -Arity, -Body): the rules of File, for the analysis
-% of which operations can change the database.
-'$charon_rule'(File, N, A, B) :-
-    catch('$charon_rules'(File, Rs), _, Rs = []),
-    member(N-A-B, Rs).
-'$charon_rules'(File, Rs) :-
+% ---------------------------------------------------------------------------
+% Reading the knowledge base for the analysis of what its operations may do.
+
+% '$charon_note_ops': remembers the operator table as it is before the knowledge
+% base loads, so that the reader starts from the same table as the loader.
+'$charon_note_ops' :-
+    retractall('$charon_initial_op'(_, _, _)),
+    forall(current_op(P, T, N), assertz('$charon_initial_op'(P, T, N))).
+
+'$charon_set_ops'(Ops) :-
+    forall(( current_op(P, T, N), \+ member(op(P, T, N), Ops) ),
+           catch(op(0, T, N), _, true)),
+    forall(member(op(P, T, N), Ops), catch(op(P, T, N), _, true)).
+
+% '$charon_analyse'(+File, -Items): what the analysis needs from File and the local
+% files it loads, read as the loader reads them (operator directives applied as
+% they come, rules rewritten as loaded). Items:
+%   rule(M, Name, Arity, Body)  a rule of module M (a DCG rule's body is dcg(Body))
+%   defined(M, Name, Arity)     a predicate with clauses or a dynamic declaration
+%   module(M)                 a module a file declares
+%   problem(Text)             why the file could not be read fully
+% The operator table is put back as it was afterwards.
+'$charon_analyse'(File, Items) :-
+    findall(op(P, T, N), current_op(P, T, N), After),
+    findall(op(P, T, N), '$charon_initial_op'(P, T, N), Before),
+    '$charon_set_ops'(Before),
+    catch('$charon_read_file'(File, user, [], _, Items, []), E,
+          ( '$charon_show'(E, A), Items = [problem(A)] )),
+    '$charon_set_ops'(After).
+
+'$charon_read_file'(File, _, Seen, Seen, T, T) :- member(File, Seen), !.
+'$charon_read_file'(File, M0, Seen0, Seen, Items, T) :-
     open(File, read, S),
-    '$charon_read_rules'(S, Rs),
+    '$charon_read_terms'(S, File, M0, [File|Seen0], Seen, none, Items, T),
     close(S).
-'$charon_read_rules'(S, Rs) :-
-    read_term(S, T, []),
-    (   T == end_of_file -> Rs = []
-    ;   '$charon_rule_of'(T, Rs, Rs1),
-        '$charon_read_rules'(S, Rs1)
+
+'$charon_read_terms'(S, File, M, Seen0, Seen, Last, Items, T) :-
+    read_term(S, C, []),
+    (   C == end_of_file -> Seen = Seen0, Items = T
+    ;   '$charon_item'(C, File, M, M1, Seen0, Seen1, Last, Last1, Items, Items1),
+        '$charon_read_terms'(S, File, M1, Seen1, Seen, Last1, Items1, T)
     ).
-'$charon_rule_of'((H :- B), [N-A-B|T], T) :- callable(H), !, functor(H, N, A).
-'$charon_rule_of'((H --> B), [N-A-dcg(B)|T], T) :- callable(H), !, functor(H, N, A0), A is A0 + 2.
-'$charon_rule_of'(_, T, T).
+
+'$charon_item'((:- D), File, M0, M, Seen0, Seen, L, L, Items, T) :- !,
+    '$charon_directive'(D, File, M0, M, Seen0, Seen, Items, T).
+'$charon_item'(C0, _, M, M, Seen, Seen, L0, L, Items, T) :-
+    ( '$charon_expand'(C0, M, C) -> true ; C = C0 ),
+    '$charon_clause'(C, M, L0, L, Items, T).
+
+'$charon_clause'((H0 --> B), M0, L0, L, Items, T) :- !,
+    '$charon_head'(H0, M0, M, H),
+    (   callable(H)
+    ->  functor(H, N, A0), A is A0 + 2,
+        Items = [rule(M, N, A, dcg(B))|T1],
+        '$charon_defined'(M:N/A, L0, L, T1, T)
+    ;   L = L0, Items = T
+    ).
+'$charon_clause'((H0 :- B), M0, L0, L, Items, T) :- !,
+    '$charon_head'(H0, M0, M, H),
+    (   callable(H)
+    ->  functor(H, N, A),
+        Items = [rule(M, N, A, B)|T1],
+        '$charon_defined'(M:N/A, L0, L, T1, T)
+    ;   L = L0, Items = T
+    ).
+'$charon_clause'(H0, M0, L0, L, Items, T) :-
+    '$charon_head'(H0, M0, M, H),
+    (   callable(H)
+    ->  functor(H, N, A),
+        '$charon_defined'(M:N/A, L0, L, Items, T)
+    ;   L = L0, Items = T
+    ).
+% The head of a clause and the module it goes to.
+'$charon_head'(H0, M0, M, H) :-
+    (   nonvar(H0), H0 = M1:H1
+    ->  ( atom(M1) -> M2 = M1 ; M2 = M0 ),
+        '$charon_head'(H1, M2, M, H)
+    ;   M = M0, H = H0
+    ).
+% Facts come in runs: one item per run, not per fact.
+'$charon_defined'(PI, L, L, T, T) :- PI == L, !.
+'$charon_defined'(M:N/A, _, M:N/A, [defined(M, N, A)|T], T).
+
+'$charon_directive'(V, _, M, M, Seen, Seen, T, T) :- var(V), !.
+'$charon_directive'(module(M, Exports), _, _, M, Seen, Seen, [module(M)|T], T) :- !,
+    forall(( member(E, Exports), nonvar(E), E = op(P, Ty, N) ),
+           catch(op(P, Ty, N), _, true)).
+'$charon_directive'(op(P, Ty, N), _, M, M, Seen, Seen, T, T) :- !,
+    catch(op(P, Ty, N), _, true).
+'$charon_directive'(dynamic(Spec), _, M, M, Seen, Seen, Items, T) :- !,
+    '$charon_specs'(Spec, M, Items, T).
+'$charon_directive'(D, File, M, M, Seen0, Seen, Items, T) :-
+    '$charon_loads'(D, Specs), !,
+    '$charon_load_specs'(Specs, File, M, Seen0, Seen, Items, T).
+% Other directives run once, at load, in every worker alike: not part of a call.
+'$charon_directive'(_, _, M, M, Seen, Seen, T, T).
+
+'$charon_specs'(V, _, T, T) :- var(V), !.
+'$charon_specs'((A, B), M, Items, T) :- !,
+    '$charon_specs'(A, M, Items, T1), '$charon_specs'(B, M, T1, T).
+'$charon_specs'([], _, T, T) :- !.
+'$charon_specs'([S|Ss], M, Items, T) :- !,
+    '$charon_specs'(S, M, Items, T1), '$charon_specs'(Ss, M, T1, T).
+'$charon_specs'(M1:S, M, Items, T) :- !,
+    ( atom(M1) -> M2 = M1 ; M2 = M ), '$charon_specs'(S, M2, Items, T).
+'$charon_specs'(N/A, M, [defined(M, N, A)|T], T) :- atom(N), integer(A), !.
+'$charon_specs'(_, _, T, T).
+
+'$charon_loads'(use_module(S), [S]).
+'$charon_loads'(use_module(S, _), [S]).
+'$charon_loads'(ensure_loaded(S), [S]).
+'$charon_loads'(consult(S), [S]).
+'$charon_loads'(include(S), [S]).
+'$charon_loads'([S|Ss], [S|Ss]).
+
+'$charon_load_specs'([], _, _, Seen, Seen, T, T).
+'$charon_load_specs'([S|Ss], File, M, Seen0, Seen, Items, T) :-
+    '$charon_load_spec'(S, File, M, Seen0, Seen1, Items, T1),
+    '$charon_load_specs'(Ss, File, M, Seen1, Seen, T1, T).
+'$charon_load_spec'(library(_), _, _, Seen, Seen, T, T) :- !.
+'$charon_load_spec'(S, File, M, Seen0, Seen, Items, T) :-
+    '$charon_resolve'(S, File, Path), !,
+    '$charon_read_file'(Path, M, Seen0, Seen, Items, T).
+'$charon_load_spec'(S, _, _, Seen, Seen, [problem(A)|T], T) :-
+    '$charon_show'(S, A0),
+    atom_concat('cannot find the loaded file ', A0, A).
+'$charon_show'(T, A) :-
+    write_term_to_chars(T, [quoted(true)], Cs),
+    atom_chars(A, Cs).
+
+'$charon_resolve'(S, File, Path) :-
+    atom(S),
+    atom_chars(S, Cs0),
+    (   Cs0 = ['/'|_] -> Cs1 = Cs0
+    ;   atom_chars(File, Fs), '$charon_dir'(Fs, Dir), append(Dir, Cs0, Cs1)
+    ),
+    (   append(_, ".pl", Cs1) -> Cs = Cs1 ; append(Cs1, ".pl", Cs) ; Cs = Cs1 ),
+    file_exists(Cs), !,
+    atom_chars(Path, Cs).
+% The directory part of a path, with its trailing slash.
+'$charon_dir'(Fs, Dir) :-
+    (   append(Dir, Base, Fs), \+ member('/', Base) -> true ; Dir = [] ).
+
+% ---------------------------------------------------------------------------
+% The rewriting (see above). It must stay last in this file: everything after the
+% term_expansion clause would be rewritten too.
+
+% '$charon_rewrite'(+Goal0, +Module, -Goal)
+'$charon_rewrite'(G, _, G) :- var(G), !.
+'$charon_rewrite'(M:G0, _, M:G) :- !, '$charon_rewrite'(G0, M, G).
+'$charon_rewrite'(G0, M, G) :-
+    '$charon_control'(G0, G, Pairs), !,
+    '$charon_rewrite_pairs'(Pairs, M).
+'$charon_rewrite'(G0, M, call(user:G)) :-
+    '$charon_mutator'(G0, M, G), !.
+'$charon_rewrite'(G, _, G).
+
+'$charon_rewrite_pairs'([], _).
+'$charon_rewrite_pairs'([A0-A|Ps], M) :- '$charon_rewrite'(A0, M, A), '$charon_rewrite_pairs'(Ps, M).
+
+% '$charon_control'(+G0, -G, -Pairs): G0 is a control construct or a meta-call whose
+% goal arguments are known; G is G0 with each goal argument A0 replaced by A.
+'$charon_control'((A0, B0), (A, B), [A0-A, B0-B]).
+'$charon_control'((A0 ; B0), (A ; B), [A0-A, B0-B]).
+'$charon_control'((A0 -> B0), (A -> B), [A0-A, B0-B]).
+'$charon_control'('*->'(A0, B0), '*->'(A, B), [A0-A, B0-B]).
+'$charon_control'(\+ A0, \+ A, [A0-A]).
+'$charon_control'(call(A0), call(A), [A0-A]).
+'$charon_control'(once(A0), once(A), [A0-A]).
+'$charon_control'(ignore(A0), ignore(A), [A0-A]).
+'$charon_control'(forall(A0, B0), forall(A, B), [A0-A, B0-B]).
+'$charon_control'(findall(T, A0, L), findall(T, A, L), [A0-A]).
+'$charon_control'(findall(T, A0, L, L1), findall(T, A, L, L1), [A0-A]).
+'$charon_control'(bagof(T, A0, L), bagof(T, A, L), Ps) :- '$charon_carets'(A0, A, Ps).
+'$charon_control'(setof(T, A0, L), setof(T, A, L), Ps) :- '$charon_carets'(A0, A, Ps).
+'$charon_control'(catch(A0, C, B0), catch(A, C, B), [A0-A, B0-B]).
+'$charon_control'(call_cleanup(A0, B0), call_cleanup(A, B), [A0-A, B0-B]).
+'$charon_control'(setup_call_cleanup(S0, A0, B0), setup_call_cleanup(S, A, B),
+                  [S0-S, A0-A, B0-B]).
+'$charon_control'(call_with_inference_limit(A0, N, R), call_with_inference_limit(A, N, R),
+                  [A0-A]).
+'$charon_carets'(G0, G, Ps) :-
+    (   nonvar(G0), G0 = V^G1
+    ->  G = V^G2, '$charon_carets'(G1, G2, Ps)
+    ;   Ps = [G0-G]
+    ).
+
+'$charon_mutator'(assertz(C), M, '$charon_j_assertz'(M, C)).
+'$charon_mutator'(asserta(C), M, '$charon_j_asserta'(M, C)).
+'$charon_mutator'(retract(C), M, '$charon_j_retract'(M, C)).
+'$charon_mutator'(retractall(H), M, '$charon_j_retractall'(M, H)).
+'$charon_mutator'(bb_put(K, V), _, '$charon_j_bb_put'(K, V)).
+
+'$charon_rewrite_dcg'(B, _, B) :- var(B), !.
+'$charon_rewrite_dcg'({G0}, M, {G}) :- !, '$charon_rewrite'(G0, M, G).
+'$charon_rewrite_dcg'((A0, B0), M, (A, B)) :- !,
+    '$charon_rewrite_dcg'(A0, M, A), '$charon_rewrite_dcg'(B0, M, B).
+'$charon_rewrite_dcg'((A0 ; B0), M, (A ; B)) :- !,
+    '$charon_rewrite_dcg'(A0, M, A), '$charon_rewrite_dcg'(B0, M, B).
+'$charon_rewrite_dcg'('|'(A0, B0), M, '|'(A, B)) :- !,
+    '$charon_rewrite_dcg'(A0, M, A), '$charon_rewrite_dcg'(B0, M, B).
+'$charon_rewrite_dcg'((A0 -> B0), M, (A -> B)) :- !,
+    '$charon_rewrite_dcg'(A0, M, A), '$charon_rewrite_dcg'(B0, M, B).
+'$charon_rewrite_dcg'(\+ A0, M, \+ A) :- !, '$charon_rewrite_dcg'(A0, M, A).
+'$charon_rewrite_dcg'(B, _, B).
+
+% '$charon_expand'(+Clause0, +Module, -Clause): fails when nothing changes, which
+% also ends the loader's repeated expansion.
+'$charon_expand'((H :- B0), M, (H :- B)) :-
+    '$charon_rewrite'(B0, M, B), B \== B0.
+'$charon_expand'((H --> B0), M, (H --> B)) :-
+    '$charon_rewrite_dcg'(B0, M, B), B \== B0.
+
+term_expansion(C0, C) :-
+    prolog_load_context(module, M),
+    '$charon_expand'(C0, M, C).

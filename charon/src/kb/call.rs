@@ -16,7 +16,7 @@ use std::sync::atomic::Ordering;
 use serde_json::Value;
 
 use super::{CallError, KnowledgeBase, codec};
-use crate::engine::EngineError;
+use crate::engine::{Access, EngineError};
 use crate::pldoc::Operation;
 
 /// An operation of one knowledge base, resolved once by [`KnowledgeBase::resolve`].
@@ -256,22 +256,22 @@ impl KnowledgeBase {
     /// Runs a call on the engine.
     fn run(&self, call: Call) -> Result<Answer, CallError> {
         let op = self.call_op(&call)?;
-        let effects = self.effects[call.op.index];
+        let access = self.effects[call.op.index].access;
         let limits = &self.engine.config().limits;
         let key = call.cacheable.then(|| call.query.clone());
-        let outcome =
-            self.engine
-                .run(call.query, effects.mutating)
-                .map_err(|error| match error {
-                    EngineError::TimeLimit(limit) => CallError::TimeLimit {
-                        operation: op.name.to_string(),
-                        limit,
-                    },
-                    error => CallError::Engine {
-                        operation: op.name.to_string(),
-                        error,
-                    },
-                })?;
+        let outcome = self
+            .engine
+            .run(call.query, access)
+            .map_err(|error| match error {
+                EngineError::TimeLimit(limit) => CallError::TimeLimit {
+                    operation: op.name.to_string(),
+                    limit,
+                },
+                error => CallError::Engine {
+                    operation: op.name.to_string(),
+                    error,
+                },
+            })?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
         }
@@ -294,7 +294,7 @@ impl KnowledgeBase {
         };
         let outcome = self
             .engine
-            .run("'$charon_once'(sol,true,1000,R).".into(), false)
+            .run("'$charon_once'(sol,true,1000,R).".into(), Access::Read)
             .map_err(engine_error)?;
         match outcome.outcome {
             crate::engine::Outcome::Solved(_) => Ok(()),

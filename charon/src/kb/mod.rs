@@ -16,18 +16,57 @@ use std::sync::atomic::AtomicUsize;
 pub use call::{Answer, Call, OpId};
 pub use error::{ArgumentError, CallError, LoadError};
 
-use crate::analysis;
+use crate::analysis::{self, Verdict};
 use crate::cache::AnswerCache;
-use crate::engine::{Engine, EngineConfig, EngineError, PrivateDir};
+use crate::engine::{Access, Engine, EngineConfig, EngineError, PrivateDir, Replication};
 use crate::pldoc::{self, Operation, Rejection, Report};
 
-/// What a knowledge base's calls may do, per operation (indexed by [`OpId`]).
-#[derive(Debug, Clone, Copy)]
-struct Effects {
-    /// May change the database: runs alone and publishes its changes.
-    mutating: bool,
-    /// Neither changes the database nor has other effects: answers may be cached.
-    cacheable: bool,
+/// What an operation may do to the knowledge base's state, as Charon proved it or
+/// assumed it (fail closed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Effects {
+    /// Proven to only read the state: runs beside other reads, answers may be cached.
+    Read,
+    /// Reads only, but its answers vary between calls (it prints, reads the clock or
+    /// uses randomness): runs beside other reads, never cached.
+    VolatileRead {
+        /// What makes it volatile.
+        reason: String,
+    },
+    /// Proven to change the state only in ways Charon replicates: runs alone, and its
+    /// changes reach every worker before the next call.
+    Write {
+        /// What it changes.
+        reason: String,
+        /// How its changes reach the other workers: `"recorded changes"` or `"full
+        /// dump"`.
+        replicated_by: &'static str,
+    },
+    /// Not proven safe, so treated as a write that may touch state Charon cannot
+    /// copy between workers: the engine runs a single worker.
+    AssumedWrite {
+        /// Why nothing better could be proven.
+        reason: String,
+    },
+}
+
+impl Effects {
+    fn of(v: &Verdict) -> Effects {
+        let reason = v.reason.clone().unwrap_or_default();
+        match v.access {
+            _ if v.untracked => Effects::AssumedWrite { reason },
+            Access::Read if v.cacheable => Effects::Read,
+            Access::Read => Effects::VolatileRead { reason },
+            Access::Write(r) => Effects::Write {
+                reason,
+                replicated_by: match r {
+                    Replication::Journal => "recorded changes",
+                    Replication::Snapshot => "full dump",
+                },
+            },
+        }
+    }
 }
 
 /// A knowledge base loaded into the engine, with its operations.
@@ -36,7 +75,9 @@ pub struct KnowledgeBase {
     display: String,
     path: PathBuf,
     report: Report,
-    effects: Vec<Effects>,
+    effects: Vec<Verdict>,
+    /// Why the engine runs one worker, if it must.
+    single_worker: Option<String>,
     cache: AnswerCache,
     pending: AtomicUsize,
     /// Tells this knowledge base's [`OpId`]s from another's.
@@ -130,26 +171,43 @@ impl KnowledgeBase {
             }
             other => LoadError::Engine(other),
         })?;
-        let rules = engine.rules().map_err(LoadError::Engine)?;
-        let found = analysis::effects(&rules);
-        let effects = report
+        let display_name = &display;
+        let items = engine.analyse().map_err(LoadError::Engine)?;
+        let found = analysis::analyse(&items);
+        if let Some(problem) = &found.problem {
+            tracing::warn!(target: "charon::analysis", kb = %display_name, "cannot prove what the operations do ({problem}): every operation is treated as a write");
+        }
+        engine.set_modules(found.modules.clone());
+        let effects: Vec<Verdict> = report
             .operations
             .iter()
-            .map(|op| {
-                let pi = (op.name.to_string(), op.arity());
-                let mutating = found.mutating.contains(&pi);
-                Effects {
-                    mutating,
-                    cacheable: !mutating && !found.impure.contains(&pi),
-                }
-            })
+            .map(|op| found.verdict(&op.name, op.arity()))
             .collect();
+        let single_worker = report
+            .operations
+            .iter()
+            .zip(&effects)
+            .find(|(_, v)| v.untracked)
+            .map(|(op, v)| {
+                format!(
+                    "{} may change state Charon cannot copy between workers: {}",
+                    op.name,
+                    v.reason.as_deref().unwrap_or("unknown")
+                )
+            });
+        if let Some(why) = &single_worker {
+            engine.restrict_to_one_worker();
+            if engine.config().workers > 1 {
+                tracing::warn!(target: "charon::analysis", kb = %display_name, "running one worker instead of {}: {why}", engine.config().workers);
+            }
+        }
         let cache = AnswerCache::new(engine.config().answer_cache);
         Ok(KnowledgeBase {
             display,
             path: abs,
             report,
             effects,
+            single_worker,
             cache,
             pending: AtomicUsize::new(0),
             serial: {
@@ -195,10 +253,23 @@ impl KnowledgeBase {
         &self.path
     }
 
-    /// Whether calls of `name` may change the database (and so run alone).
+    /// Whether calls of `name` may change the database (and so run alone): proven
+    /// writes and operations Charon could not prove to be reads.
     pub fn is_mutating(&self, name: &str) -> bool {
         self.resolve(name)
-            .is_some_and(|id| self.effects[id.index()].mutating)
+            .is_some_and(|id| self.effects[id.index()].access != Access::Read)
+    }
+
+    /// What the operation `name` may do to the state, and why Charon thinks so.
+    pub fn effects(&self, name: &str) -> Option<Effects> {
+        self.resolve(name)
+            .map(|id| Effects::of(&self.effects[id.index()]))
+    }
+
+    /// Why the engine runs a single worker whatever the configuration says, if it
+    /// does: an operation may change state that cannot be copied between workers.
+    pub fn single_worker_reason(&self) -> Option<&str> {
+        self.single_worker.as_deref()
     }
 
     /// Whether answers of `name` may be cached: it neither changes the database nor

@@ -1,0 +1,259 @@
+//! The consistency invariant, tested differentially: for random call sequences, a
+//! knowledge base served by several workers with the answer cache (and workers
+//! recycled often, so that they catch up from the record of changes) answers
+//! exactly as one worker without cache. The knowledge bases are the hostile ones
+//! under `tests/kbs/state/` and the examples.
+
+use charon::{Effects, EngineConfig, KnowledgeBase};
+use serde_json::{Value, json};
+
+use crate::util::{config, example, fixture};
+
+/// A small deterministic generator (xorshift), so that a failure names its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+type Gen = fn(&mut Rng) -> Value;
+
+/// The plain configuration: one worker, no cache, no recycling.
+fn plain() -> EngineConfig {
+    EngineConfig {
+        workers: 1,
+        answer_cache: 0,
+        recycle_after: 1_000_000,
+        ..config()
+    }
+}
+
+/// The optimised one: three workers, the cache on, and recycling after a few calls.
+fn optimised() -> EngineConfig {
+    EngineConfig {
+        workers: 3,
+        answer_cache: 10_000,
+        recycle_after: 7,
+        ..config()
+    }
+}
+
+fn answer(kb: &KnowledgeBase, op: &str, args: &Value) -> Result<Value, String> {
+    kb.call(op, args).map_err(|e| e.to_string())
+}
+
+/// Runs `steps` random calls from `ops` on both configurations, seed by seed, and
+/// compares every answer; then asks every read several times in parallel (each
+/// worker must answer the same).
+fn differential(path: std::path::PathBuf, ops: &[(&str, Gen)], seeds: &[u64], steps: usize) {
+    for &seed in seeds {
+        let reference = KnowledgeBase::load_with(&path, plain()).expect("loads");
+        let subject = KnowledgeBase::load_with(&path, optimised()).expect("loads");
+        let mut rng = Rng(seed);
+        for step in 0..steps {
+            let (op, make) = rng.pick(ops);
+            let args = make(&mut rng);
+            let expected = answer(&reference, op, &args);
+            let got = answer(&subject, op, &args);
+            assert_eq!(
+                got,
+                expected,
+                "{}: seed {seed}, step {step}: {op}({args})",
+                path.display()
+            );
+            if step % 10 == 9 {
+                every_worker_agrees(&reference, &subject, ops, &mut rng);
+            }
+        }
+    }
+}
+
+/// Every read without inputs, asked in parallel more times than there are workers.
+fn every_worker_agrees(
+    reference: &KnowledgeBase,
+    subject: &KnowledgeBase,
+    ops: &[(&str, Gen)],
+    rng: &mut Rng,
+) {
+    for (op, make) in ops {
+        if reference.is_mutating(op) {
+            continue;
+        }
+        let args = make(rng);
+        let expected = answer(reference, op, &args);
+        std::thread::scope(|s| {
+            for _ in 0..6 {
+                s.spawn(|| assert_eq!(answer(subject, op, &args), expected, "{op}({args})"));
+            }
+        });
+    }
+}
+
+const KEYS: &[&str] = &["a", "b", "it's", "ünï", "x y"];
+const FLOATS: &[f64] = &[0.1, -2.5, 1e-300, 3.0e10, 0.30000000000000004, 5e-324];
+
+fn none(_: &mut Rng) -> Value {
+    json!({})
+}
+fn key(r: &mut Rng) -> Value {
+    json!({"Key": r.pick(KEYS)})
+}
+
+const MIXED: &[(&str, Gen)] = &[
+    ("bump", none),
+    ("get_counter", none),
+    (
+        "add_note",
+        |r| json!({"Key": r.pick(KEYS), "Value": r.pick(FLOATS)}),
+    ),
+    ("first_note", key),
+    ("notes", none),
+    ("note_keys", none),
+    ("drop_note", key),
+    ("put_then_fail", key),
+    ("put_then_throw", key),
+    (
+        "scan",
+        |r| json!({"Text": r.pick(&["abc", "zz", "hé", ""])}),
+    ),
+    ("seen_chars", none),
+    ("set_mood", |r| json!({"Mood": r.pick(KEYS)})),
+    ("mood", none),
+    ("tag", |r| json!({"Tag": r.pick(KEYS)})),
+    ("all_tags", none),
+    ("clear", none),
+];
+
+#[test]
+fn mixed_state_changes_replicate_exactly() {
+    differential(fixture("state/mixed.pl"), MIXED, &[1, 2, 3], 120);
+}
+
+#[test]
+fn a_module_knowledge_base_with_its_own_operator_replicates_exactly() {
+    const OPS: &[(&str, Gen)] = &[
+        ("put_rule", |r| {
+            let atoms = ["rain", "wet", "cold", "ice"];
+            json!({"From": r.pick(&atoms), "To": r.pick(&atoms)})
+        }),
+        (
+            "holds",
+            |r| json!({"From": r.pick(&["rain", "wet", "cold", "ice"])}),
+        ),
+        ("rules", none),
+        (
+            "drop_rule",
+            |r| json!({"From": r.pick(&["rain", "wet", "cold", "ice"])}),
+        ),
+    ];
+    differential(fixture("state/modkb.pl"), OPS, &[4, 5], 80);
+}
+
+#[test]
+fn meta_calls_run_on_one_worker_and_agree() {
+    const OPS: &[(&str, Gen)] = &[
+        (
+            "apply_named",
+            |r| json!({"Name": r.pick(&["add", "check", "missing"]), "Value": r.next() % 4}),
+        ),
+        ("values", none),
+    ];
+    differential(fixture("state/meta.pl"), OPS, &[6], 60);
+    let kb = KnowledgeBase::load_with(fixture("state/meta.pl"), optimised()).expect("loads");
+    let why = kb.single_worker_reason().expect("one worker");
+    assert!(
+        why.contains("apply_named") && why.contains("known only when it runs"),
+        "{why}"
+    );
+    assert!(matches!(
+        kb.effects("apply_named"),
+        Some(Effects::AssumedWrite { .. })
+    ));
+}
+
+#[test]
+fn the_library_example_replicates_exactly() {
+    const OPS: &[(&str, Gen)] = &[
+        (
+            "get_book",
+            |r| json!({"Id": r.pick(&["b1", "b2", "zz", "new"])}),
+        ),
+        ("get_books", none),
+        (
+            "get_books_before",
+            |r| json!({"Year": 1900 + (r.next() % 150)}),
+        ),
+        ("put_book", |r| {
+            json!({"Id": r.pick(&["b1", "new", "n2"]), "Title": "T", "Author": "A",
+                   "Year": 1900 + (r.next() % 150)})
+        }),
+        (
+            "delete_book",
+            |r| json!({"Id": r.pick(&["b1", "b2", "new", "n2"])}),
+        ),
+        ("count_books", none),
+    ];
+    differential(example("library.pl"), OPS, &[7, 8], 80);
+}
+
+#[test]
+fn classes_and_reasons_are_reported() {
+    let kb = KnowledgeBase::load_with(fixture("state/mixed.pl"), plain()).expect("loads");
+    assert_eq!(kb.effects("get_counter"), Some(Effects::Read));
+    assert_eq!(kb.single_worker_reason(), None);
+    let write = |op| match kb.effects(op) {
+        Some(Effects::Write {
+            reason,
+            replicated_by,
+        }) => (reason, replicated_by),
+        other => panic!("{op}: {other:?}"),
+    };
+    assert_eq!(write("bump").1, "recorded changes");
+    assert!(write("set_mood").0.contains("bb_put/2"));
+    assert!(
+        write("tag").0.contains("add_tag/1"),
+        "found in the used module"
+    );
+    assert_eq!(write("drop_note").1, "full dump");
+    assert!(write("scan").0.contains("assertz/1"), "the DCG's braces");
+}
+
+#[test]
+fn concurrent_writers_lose_nothing_and_every_worker_sees_the_result() {
+    let kb = KnowledgeBase::load_with(fixture("state/mixed.pl"), optimised()).expect("loads");
+    std::thread::scope(|s| {
+        for t in 0..6 {
+            let kb = &kb;
+            s.spawn(move || {
+                for i in 0..20 {
+                    kb.call("bump", &json!({})).expect("bump");
+                    if i % 5 == 0 {
+                        kb.call("tag", &json!({"Tag": format!("t{t}")}))
+                            .expect("tag");
+                    }
+                    kb.call("get_counter", &json!({})).expect("read");
+                }
+            });
+        }
+    });
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                assert_eq!(
+                    kb.call("get_counter", &json!({})).expect("read"),
+                    json!(120)
+                );
+                let tags = kb.call("all_tags", &json!({})).expect("tags");
+                assert_eq!(tags.as_array().map(Vec::len), Some(6), "{tags}");
+            });
+        }
+    });
+}
