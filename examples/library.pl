@@ -54,7 +54,10 @@ get_books_before(Year, Id, Title) :-
 %  @arg Author Author(s).
 %  @arg Year   Year of publication.
 put_book(Id, Title, Author, Year) :-
-    retractall(book(Id, _, _, _)),
+    (   book(Id, _, _, _)       % an indexed lookup; retractall/1 alone scans every book
+    ->  retractall(book(Id, _, _, _))
+    ;   true
+    ),
     assertz(book(Id, Title, Author, Year)).
 
 %! delete_book(+Id:atom) is semidet.

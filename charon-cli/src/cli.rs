@@ -215,6 +215,11 @@ struct CallLimitArgs {
     /// Most solutions collected for a nondet operation. Example: --max-solutions 500
     #[arg(long, value_name = "N", default_value_t = Limits::default().solutions)]
     max_solutions: usize,
+    /// Write changes of dynamic predicates back to the .pl file (atomically; every
+    /// other byte kept; refused if someone else edits the file meanwhile).
+    /// Example: --persist
+    #[arg(long)]
+    persist: bool,
 }
 
 impl CallLimitArgs {
@@ -224,6 +229,7 @@ impl CallLimitArgs {
         config.limits.time = Duration::from_millis(self.timeout_ms);
         config.limits.inferences = self.max_inferences;
         config.limits.solutions = self.max_solutions;
+        config.persist = self.persist;
         config
     }
 }

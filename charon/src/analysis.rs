@@ -73,6 +73,8 @@ pub(crate) struct Analysis {
     effects: HashMap<Pi, Effect>,
     /// Modules the files declare.
     pub modules: Vec<String>,
+    /// The module of the knowledge base's own file (`user` unless it is a module).
+    pub main_module: String,
     /// Why no predicate could be proven anything (then everything is untracked).
     pub problem: Option<String>,
 }
@@ -128,8 +130,12 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
     let mut defined: HashSet<Pi> = HashSet::new();
     let mut modules = Vec::new();
     let mut problems = Vec::new();
+    let mut main_module = "user".to_string();
     for item in items {
         match item {
+            PlTerm::Compound(f, a) if f == "main" && a.len() == 1 => {
+                main_module = atom_text(&a[0]).unwrap_or(main_module);
+            }
             PlTerm::Compound(f, a) if f == "rule" && a.len() == 4 => {
                 if let (Some(m), Some(name), Some(arity)) =
                     (atom_text(&a[0]), atom_text(&a[1]), int(&a[2]))
@@ -216,6 +222,7 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
     Analysis {
         effects: closure(&calls, &defined),
         modules,
+        main_module,
         problem: (!problems.is_empty()).then(|| problems.join("; ")),
     }
 }

@@ -70,6 +70,7 @@ pub mod engine;
 pub mod http;
 mod kb;
 pub mod mcp;
+mod persist;
 pub mod term;
 
 pub use charon_pldoc as pldoc;

@@ -177,3 +177,70 @@ impl Drop for StdioSession {
         }
     }
 }
+
+/// A free TCP port on the loopback interface (free when asked).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// One HTTP/1.1 request to `127.0.0.1:port` (connection closed after it): the status
+/// and the body, or `None` when the server did not answer.
+pub fn http(port: u16, method: &str, path: &str, body: Option<&str>) -> Option<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .ok()?;
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.split(' ').nth(1)?.parse().ok()?;
+    let (_, body) = response.split_once("\r\n\r\n")?;
+    Some((status, body.to_string()))
+}
+
+/// `charon http` running as a process; killed on drop.
+pub struct HttpServer {
+    pub child: std::process::Child,
+    pub port: u16,
+}
+
+impl HttpServer {
+    /// Starts `charon http <kb> <args>` on a free port and waits for `/health`.
+    pub fn start(kb: &std::path::Path, args: &[&str]) -> HttpServer {
+        let port = free_port();
+        let child = std::process::Command::new(charon_bin())
+            .arg("http")
+            .arg(kb)
+            .args(["--port", &port.to_string(), "--log", "warn"])
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("charon http starts");
+        let server = HttpServer { child, port };
+        for _ in 0..600 {
+            if http(port, "GET", "/health", None).is_some_and(|(s, _)| s == 200) {
+                return server;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("charon http did not come up on port {port}");
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

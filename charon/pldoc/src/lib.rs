@@ -196,6 +196,43 @@ impl fmt::Display for Report {
     }
 }
 
+/// One clause or directive of a source text, as [`clauses`] finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClauseSpan {
+    /// Its bytes in the text, from its first token to its end `.` included.
+    pub bytes: std::ops::Range<usize>,
+    /// The predicate it is a clause of (`None` for a directive or a head the scanner
+    /// cannot read, such as a module-qualified one).
+    pub predicate: Option<(String, usize)>,
+    /// Whether it is a directive (`:- …`).
+    pub directive: bool,
+}
+
+/// The clauses and directives of `src`, in order, with their byte ranges: what
+/// `--persist` needs to replace the clauses of one predicate and keep every other
+/// byte.
+pub fn clauses(src: &str) -> Vec<ClauseSpan> {
+    let offsets: Vec<usize> = src
+        .char_indices()
+        .map(|(b, _)| b)
+        .chain([src.len()])
+        .collect();
+    scan::scan(src)
+        .into_iter()
+        .filter_map(|item| match item {
+            Item::Clause { head, span, .. } => Some(ClauseSpan {
+                bytes: offsets[span.start]..offsets[span.end.min(offsets.len() - 1)],
+                directive: head == Head::Directive,
+                predicate: match head {
+                    Head::Pred { name, arity } => Some((name, arity)),
+                    _ => None,
+                },
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether `name` can be a tool name and a route segment.
 pub fn is_valid_tool_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
@@ -215,6 +252,7 @@ pub fn analyse(file: &str, src: &str) -> Report {
         if let Item::Clause {
             line,
             head: Head::Pred { name, arity },
+            ..
         } = item
         {
             first_clause.entry((name.clone(), *arity)).or_insert(*line);
@@ -231,7 +269,7 @@ pub fn analyse(file: &str, src: &str) -> Report {
         };
         i = next;
         let following = items[next..].iter().find_map(|it| match it {
-            Item::Clause { line, head } => Some((*line, head)),
+            Item::Clause { line, head, .. } => Some((*line, head)),
             _ => None,
         });
         match build(&block, following, &first_clause, &locator) {

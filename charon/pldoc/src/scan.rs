@@ -10,8 +10,13 @@ pub(crate) enum Item {
     LineComment { line: usize, text: String },
     /// A `/* … */` comment; `text` excludes the delimiters.
     BlockComment { line: usize, text: String },
-    /// A clause or directive; `line` is where its first token is.
-    Clause { line: usize, head: Head },
+    /// A clause or directive; `line` is where its first token is; `span` is its text
+    /// in characters, from its first token to its end `.` included.
+    Clause {
+        line: usize,
+        head: Head,
+        span: std::ops::Range<usize>,
+    },
 }
 
 /// What a clause defines.
@@ -131,10 +136,12 @@ pub(crate) fn scan(src: &str) -> Vec<Item> {
             continue;
         }
         let line = cur.line;
+        let start = cur.pos;
         let text = clause_text(&mut cur);
         items.push(Item::Clause {
             line,
             head: read_head(&text),
+            span: start..cur.pos,
         });
     }
     items
@@ -352,7 +359,7 @@ mod tests {
         scan(src)
             .into_iter()
             .filter_map(|i| match i {
-                Item::Clause { line, head } => Some((line, head)),
+                Item::Clause { line, head, .. } => Some((line, head)),
                 _ => None,
             })
             .collect()
@@ -411,7 +418,8 @@ mod tests {
                 },
                 Item::Clause {
                     line: 4,
-                    head: pred("p", 0)
+                    head: pred("p", 0),
+                    span: 25..29,
                 },
             ]
         );

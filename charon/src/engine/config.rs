@@ -44,6 +44,9 @@ pub struct EngineConfig {
     ///
     /// [`CallError::Overloaded`]: crate::CallError::Overloaded
     pub max_pending: usize,
+    /// Write changes of the dynamic database back to the knowledge base's file
+    /// (`--persist`): only for knowledge bases loaded from a file. See the crate docs.
+    pub persist: bool,
 }
 
 impl Default for EngineConfig {
@@ -54,6 +57,7 @@ impl Default for EngineConfig {
             limits: Limits::default(),
             answer_cache: 4096,
             max_pending: 1024,
+            persist: false,
         }
     }
 }
@@ -74,4 +78,7 @@ pub enum EngineError {
     /// The knowledge base did not load.
     #[error("{0}")]
     Load(String),
+    /// `--persist`: the file could not be written, or was edited by someone else.
+    #[error("{0}")]
+    Persist(String),
 }

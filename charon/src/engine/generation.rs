@@ -53,6 +53,17 @@ pub(super) struct History {
     pub(super) modules: Vec<String>,
 }
 
+impl History {
+    /// The history of a knowledge base loaded from a file of `kb_bytes` bytes: the
+    /// journal is not folded before it outgrows twice that.
+    pub(super) fn new(kb_bytes: usize) -> History {
+        History {
+            base_bytes: kb_bytes,
+            ..History::default()
+        }
+    }
+}
+
 /// What a worker needs to reach the latest generation.
 struct CatchUp {
     restore: Option<Option<Arc<Dump>>>,

@@ -51,7 +51,7 @@ mod process;
 mod protocol;
 mod worker;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -120,6 +120,9 @@ struct Inner {
     /// Set when the knowledge base changes state Charon cannot replicate: the
     /// engine then keeps one worker, never recycled.
     single: std::sync::atomic::AtomicBool,
+    /// `--persist`: the file that follows the database, and the module whose
+    /// dynamic predicates it holds.
+    persist: Mutex<Option<(crate::persist::Persister, String)>>,
     counter: AtomicU64,
     started: AtomicU64,
     calls: AtomicU64,
@@ -193,8 +196,11 @@ impl Engine {
                 idle: Mutex::new(idle),
                 available: Condvar::new(),
                 database: RwLock::new(()),
-                history: Mutex::new(History::default()),
+                history: Mutex::new(History::new(
+                    std::fs::metadata(kb).map_or(0, |m| m.len() as usize),
+                )),
                 single: std::sync::atomic::AtomicBool::new(false),
+                persist: Mutex::new(None),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
                 calls: AtomicU64::new(0),
@@ -249,6 +255,85 @@ impl Engine {
         }
     }
 
+    /// Makes `path` follow the dynamic predicates of `module` from now on (see
+    /// `persist`).
+    pub(crate) fn enable_persist(&self, path: &Path, module: String) -> Result<(), EngineError> {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut worker = self.acquire(deadline)?;
+        let listing = self.listing(&mut worker, &module, true, deadline);
+        self.release(worker);
+        let persister = crate::persist::Persister::new(path, listing?)
+            .map_err(|e| EngineError::Persist(e.to_string()))?;
+        *self.inner.persist.lock().unwrap_or_else(|p| p.into_inner()) = Some((persister, module));
+        Ok(())
+    }
+
+    /// The clauses of `module`'s dynamic predicates the last write touched (all of
+    /// them with `all`), per predicate, as the worker renders them.
+    fn listing(
+        &self,
+        worker: &mut Worker,
+        module: &str,
+        all: bool,
+        deadline: Instant,
+    ) -> Result<std::collections::HashMap<(String, usize), String>, EngineError> {
+        let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
+        let file = self.inner.files.dir.path().join(format!("listing-{n}.pl"));
+        let request = Request::Listing {
+            file: file.display().to_string(),
+            module: module.to_string(),
+            all,
+        };
+        let remaining = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_secs(5));
+        let result = match worker.request(&request, remaining) {
+            Ok(Response::Done { result }) => outcome::done(result),
+            Ok(other) => Err(format!("unexpected answer {other:?}")),
+            Err(_) => Err("the worker did not answer".into()),
+        };
+        let text = std::fs::read_to_string(&file);
+        let _ = std::fs::remove_file(&file);
+        result.map_err(|e| EngineError::Persist(format!("cannot list the clauses: {e}")))?;
+        let text =
+            text.map_err(|e| EngineError::Persist(format!("cannot list the clauses: {e}")))?;
+        Ok(crate::persist::parse_listing(&text))
+    }
+
+    /// Refuses a write when the persisted file was edited by someone else.
+    fn check_persisted(&self) -> Result<(), EngineError> {
+        let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        match guard.as_ref() {
+            Some((p, _)) => p.check().map_err(|e| EngineError::Persist(e.to_string())),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes what the last write changed back to the file, if persisting.
+    fn persist(
+        &self,
+        worker: &mut Worker,
+        all: bool,
+        deadline: Instant,
+    ) -> Result<(), EngineError> {
+        let mut guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        let Some((persister, module)) = guard.as_mut() else {
+            return Ok(());
+        };
+        let listing = self.listing(worker, module, all, deadline)?;
+        persister
+            .write(listing, worker.generation)
+            .map_err(|e| EngineError::Persist(format!("the change was made but not saved: {e}")))
+    }
+
+    /// The file `--persist` writes to and the generation last written to it.
+    pub(crate) fn persisted(&self) -> Option<(PathBuf, u64)> {
+        let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        guard
+            .as_ref()
+            .map(|(p, _)| (p.path().to_path_buf(), p.generation))
+    }
+
     /// Modules whose dynamic predicates are part of the replicated state.
     pub(crate) fn set_modules(&self, modules: Vec<String>) {
         self.history().modules = modules;
@@ -289,6 +374,9 @@ impl Engine {
                 .write()
                 .unwrap_or_else(|p| p.into_inner());
         }
+        if access != Access::Read {
+            self.check_persisted()?;
+        }
         let mut worker = self.acquire(deadline)?;
         if let Err(f) = self.sync(&mut worker, deadline) {
             return Err(self.failed(f, limit));
@@ -306,6 +394,7 @@ impl Engine {
                 changes,
             }) => {
                 let outcome = Outcome::decode(result);
+                let mut saved = Ok(());
                 if let Access::Write(replication) = access {
                     let changes = changes.filter(|c| !c.is_empty());
                     let unchanged = changes.as_deref().is_some_and(no_changes);
@@ -317,9 +406,12 @@ impl Engine {
                     } else if let (Replication::Journal, Some(changes)) = (replication, &changes) {
                         if !unchanged {
                             self.commit_changes(&mut worker, changes, deadline);
+                            saved = self.persist(&mut worker, false, deadline);
                         }
                     } else if let Err(f) = self.commit_dump(&mut worker, deadline) {
                         return Err(self.failed(f, limit));
+                    } else {
+                        saved = self.persist(&mut worker, true, deadline);
                     }
                 }
                 if worker.generation == UNKNOWN {
@@ -328,6 +420,7 @@ impl Engine {
                 } else {
                     self.release(worker);
                 }
+                saved?;
                 Ok(RunOutcome { outcome, output })
             }
             Ok(other) => {

@@ -185,6 +185,16 @@ fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request
         Request::Restore { file, modules } => {
             file_op(machine, "'$charon_restore'", &file, &modules)
         }
+        Request::Listing { file, module, all } => {
+            let mut q = String::from("'$charon_listing'(");
+            write_atom(&mut q, &file);
+            q.push_str(", ");
+            write_atom(&mut q, &module);
+            q.push_str(if all { ", true, R)." } else { ", false, R)." });
+            Response::Done {
+                result: binding(machine, q, "R"),
+            }
+        }
         Request::Replay { changes } => {
             let mut q = String::from("'$charon_replay'(");
             write_string(&mut q, &changes);

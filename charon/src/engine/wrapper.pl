@@ -104,8 +104,21 @@
 :- dynamic('$charon_module'/1).
 :- dynamic('$charon_bb_key'/1).
 :- dynamic('$charon_initial_op'/3).
+:- dynamic('$charon_touched'/3).
 
-'$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E).
+'$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E), '$charon_touch'(E).
+
+% Predicates whose clauses a write changed, for --persist.
+'$charon_touch'(E) :-
+    (   arg(1, E, M:C), atom(M), nonvar(C)
+    ->  ( C = (H :- _) -> true ; H = C ),
+        (   callable(H)
+        ->  functor(H, N, A),
+            ( '$charon_touched'(M, N, A) -> true ; assertz('$charon_touched'(M, N, A)) )
+        ;   true
+        )
+    ;   true
+    ).
 
 % What a dump must cover beyond the declared modules: every module a change
 % touched, and every blackboard key.
@@ -143,10 +156,15 @@
 
 % The dynamic predicates of module M (Charon's own excluded).
 '$charon_dynamic'(M, H) :-
-    current_predicate(M:N/A),
-    \+ atom_concat('$charon', _, N),
-    functor(H, N, A),
-    predicate_property(M:H, dynamic).
+    (   M == user
+    ->  current_predicate(N/A), functor(H, N, A), predicate_property(H, dynamic)
+    ;   current_predicate(M:N/A), functor(H, N, A), predicate_property(M:H, dynamic)
+    ),
+    \+ atom_concat('$charon', _, N).
+
+% clause/2 in module M (scryer 0.10 does not find user:H, so user is left implicit).
+'$charon_clause'(user, H, B) :- !, clause(H, B).
+'$charon_clause'(M, H, B) :- clause(M:H, B).
 
 '$charon_modules'(Ms0, Ms) :-
     findall(M, '$charon_module'(M), Ms1),
@@ -164,7 +182,7 @@
     forall(( member(M, Ms), '$charon_dynamic'(M, H) ),
            ( functor(H, N, A),
              '$charon_put'(S, decl(M, N/A)),
-             forall(clause(M:H, B), '$charon_put'(S, clause(M, (H :- B)))) )),
+             forall('$charon_clause'(M, H, B), '$charon_put'(S, clause(M, (H :- B)))) )),
     forall(( '$charon_bb_key'(K), bb_get(K, V) ), '$charon_put'(S, bb(K, V))),
     close(S).
 '$charon_put'(S, T) :-
@@ -196,6 +214,28 @@
 '$charon_restore_term'(clause(M, C)) :- !, assertz(M:C).
 '$charon_restore_term'(bb(K, V)) :- bb_put(K, V), '$charon_note'(bb_put(K, V)).
 
+% '$charon_listing'(+File, +Module, +All, -Result): writes the clauses of the
+% dynamic predicates of Module that the last write touched (all of them with
+% All = true) to File, each predicate after a line "%%charon Name/Arity", as
+% portray_clause/2 writes them (for --persist). Result: ok | exception(E).
+'$charon_listing'(File, M, All, R) :-
+    catch('$charon_listing_'(File, M, All), E, true),
+    ( var(E) -> R = ok ; R = exception(E) ).
+'$charon_listing_'(File, M, All) :-
+    (   All == true
+    ->  findall(N/A, ( '$charon_dynamic'(M, H), functor(H, N, A) ), PIs0)
+    ;   findall(N/A, '$charon_touched'(M, N, A), PIs0)
+    ),
+    retractall('$charon_touched'(_, _, _)),
+    sort(PIs0, PIs),
+    open(File, write, S),
+    forall(member(N/A, PIs),
+           ( functor(H, N, A),
+             format(S, "%%charon ~q~n", [N/A]),
+             forall('$charon_clause'(M, H, B),
+                    ( B == true -> portray_clause(S, H) ; portray_clause(S, (H :- B)) )) )),
+    close(S).
+
 % ---------------------------------------------------------------------------
 % Reading the knowledge base for the analysis of what its operations may do.
 
@@ -215,6 +255,7 @@
 % they come, rules rewritten as loaded). Items:
 %   rule(M, Name, Arity, Body)  a rule of module M (a DCG rule's body is dcg(Body))
 %   defined(M, Name, Arity)     a predicate with clauses or a dynamic declaration
+%   main(M)                   the module of File itself (user if it is none)
 %   module(M)                 a module a file declares
 %   problem(Text)             why the file could not be read fully
 % The operator table is put back as it was afterwards.
@@ -222,9 +263,19 @@
     findall(op(P, T, N), current_op(P, T, N), After),
     findall(op(P, T, N), '$charon_initial_op'(P, T, N), Before),
     '$charon_set_ops'(Before),
-    catch('$charon_read_file'(File, user, [], _, Items, []), E,
-          ( '$charon_show'(E, A), Items = [problem(A)] )),
-    '$charon_set_ops'(After).
+    catch(( '$charon_main_module'(File, Main),
+            '$charon_read_file'(File, user, [], _, Items0, []) ), E,
+          ( '$charon_show'(E, A), Items0 = [problem(A)] )),
+    '$charon_set_ops'(After),
+    ( var(Main) -> Main = user ; true ),
+    Items = [main(Main)|Items0].
+
+% The module File declares in its first term, or user.
+'$charon_main_module'(File, M) :-
+    open(File, read, S),
+    catch(read_term(S, T, []), _, T = none),
+    close(S),
+    ( nonvar(T), T = (:- module(M0, _)), atom(M0) -> M = M0 ; M = user ).
 
 '$charon_read_file'(File, _, Seen, Seen, T, T) :- member(File, Seen), !.
 '$charon_read_file'(File, M0, Seen0, Seen, Items, T) :-

@@ -110,10 +110,21 @@ pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
                     }
                     let kb = health.kb.clone();
                     match tokio::task::spawn_blocking(move || kb.ping()).await {
-                        Ok(Ok(())) => axum::Json(
-                            json!({"status": "ok", "operations": health.kb.operations().len()}),
-                        )
-                        .into_response(),
+                        Ok(Ok(())) => {
+                            let kb = &health.kb;
+                            let mut body = json!({
+                                "status": "ok",
+                                "operations": kb.operations().len(),
+                                "generation": kb.generation(),
+                            });
+                            if let Some((file, generation)) = kb.persisted() {
+                                body["persist"] = json!({
+                                    "file": file.display().to_string(),
+                                    "generation": generation,
+                                });
+                            }
+                            axum::Json(body).into_response()
+                        }
                         Ok(Err(e)) => Problem::unavailable(e.to_string()).into_response(),
                         Err(e) => Problem::internal(e.to_string()).into_response(),
                     }

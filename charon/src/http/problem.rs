@@ -208,6 +208,9 @@ impl Problem {
             CallError::Engine { operation, error } => {
                 let status = match error {
                     EngineError::TimeLimit(_) => StatusCode::GATEWAY_TIMEOUT,
+                    EngineError::Persist(m) if m.contains("changed by someone else") => {
+                        StatusCode::CONFLICT
+                    }
                     _ => StatusCode::INTERNAL_SERVER_ERROR,
                 };
                 Problem::new(status, "engine-failure", "Engine failure", detail)

@@ -26,6 +26,10 @@ pub enum LoadError {
     /// The engine could not be started.
     #[error(transparent)]
     Engine(EngineError),
+    /// `persist` was asked for a knowledge base that has no file of its own (loaded
+    /// from text), or its file cannot be followed.
+    #[error("cannot persist: {0}")]
+    Persist(String),
     /// A file loaded in place of a compiled-in knowledge base does not declare the
     /// same operations (see [`KnowledgeBase::load_matching`](crate::KnowledgeBase::load_matching)).
     #[error("{path}: its operations differ from the compiled-in knowledge base: {difference}")]

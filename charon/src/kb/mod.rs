@@ -195,6 +195,16 @@ impl KnowledgeBase {
                     v.reason.as_deref().unwrap_or("unknown")
                 )
             });
+        if engine.config().persist {
+            if temp.is_some() {
+                return Err(LoadError::Persist(
+                    "the knowledge base was loaded from text, not from a file of its own".into(),
+                ));
+            }
+            engine
+                .enable_persist(&abs, found.main_module.clone())
+                .map_err(|e| LoadError::Persist(e.to_string()))?;
+        }
         if let Some(why) = &single_worker {
             engine.restrict_to_one_worker();
             if engine.config().workers > 1 {
@@ -278,6 +288,17 @@ impl KnowledgeBase {
     pub fn is_cacheable(&self, name: &str) -> bool {
         self.resolve(name)
             .is_some_and(|id| self.effects[id.index()].cacheable)
+    }
+
+    /// The database generation: it changes with every write that changed something.
+    pub fn generation(&self) -> u64 {
+        self.engine.generation()
+    }
+
+    /// With `persist`: the file the database is written back to, and the generation
+    /// last written to it.
+    pub fn persisted(&self) -> Option<(PathBuf, u64)> {
+        self.engine.persisted()
     }
 
     /// Engine counters (workers started, calls).

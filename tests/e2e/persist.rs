@@ -1,0 +1,351 @@
+//! `--persist`: the file follows the dynamic database, atomically, keeping every
+//! other byte, never overwriting someone else's edit; through the library, `charon
+//! http` (concurrent writes, SIGKILL), `charon mcp --stdio` and MCP over HTTP.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use charon::{CallError, EngineConfig, KnowledgeBase};
+use serde_json::{Value, json};
+
+use crate::util::{HttpServer, StdioSession, config, example, fixture, http, run_charon};
+
+/// A private copy of `files` (the first is the knowledge base) in a fresh directory.
+fn copy(files: &[PathBuf]) -> (tempdir::Dir, PathBuf) {
+    let dir = tempdir::Dir::new();
+    for f in files {
+        std::fs::copy(f, dir.0.join(f.file_name().expect("name"))).expect("copy");
+    }
+    let kb = dir.0.join(files[0].file_name().expect("name"));
+    (dir, kb)
+}
+
+mod tempdir {
+    /// A directory removed on drop.
+    pub struct Dir(pub std::path::PathBuf);
+    impl Dir {
+        pub fn new() -> Dir {
+            use std::sync::atomic::{AtomicU64, Ordering};
+            static N: AtomicU64 = AtomicU64::new(0);
+            let dir = std::env::temp_dir().join(format!(
+                "charon-persist-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            Dir(dir)
+        }
+    }
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn persisting() -> EngineConfig {
+    EngineConfig {
+        persist: true,
+        ..config()
+    }
+}
+
+fn library() -> (tempdir::Dir, PathBuf) {
+    copy(&[example("library.pl")])
+}
+
+fn book(id: &str, year: u32) -> Value {
+    json!({"Id": id, "Title": format!("Title of {id}"), "Author": "Someone", "Year": year})
+}
+
+fn ids(kb: &KnowledgeBase) -> Value {
+    kb.call("get_books", &json!({})).expect("get_books")
+}
+
+#[test]
+fn put_and_delete_change_the_file_and_a_restart_reproduces_the_database() {
+    let (_dir, path) = library();
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    kb.call("put_book", &book("dune", 1965)).expect("put");
+    kb.call("delete_book", &json!({"Id": "aop"}))
+        .expect("delete");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(
+        text.contains("book(dune,") && !text.contains("book(aop,"),
+        "{text}"
+    );
+    let before = ids(&kb);
+    drop(kb);
+    let again = KnowledgeBase::load_with(&path, config()).expect("loads again");
+    assert_eq!(ids(&again), before);
+    assert_eq!(
+        again.call("get_book", &json!({"Id": "dune"})).expect("get"),
+        json!({"Title": "Title of dune", "Author": "Someone", "Year": 1965})
+    );
+    let (_, _, stderr) = run_charon(&["check", path.to_str().expect("utf-8")]);
+    assert!(!stderr.contains("rror"), "{stderr}");
+}
+
+/// The byte range of the run of `book/4` clauses in `text`.
+fn book_run(text: &str) -> std::ops::Range<usize> {
+    let spans: Vec<_> = charon::pldoc::clauses(text)
+        .into_iter()
+        .filter(|c| c.predicate == Some(("book".into(), 4)))
+        .collect();
+    spans[0].bytes.start..spans[spans.len() - 1].bytes.end
+}
+
+#[test]
+fn golden_every_byte_outside_the_changed_clauses_is_kept() {
+    let (_dir, path) = library();
+    let original = std::fs::read_to_string(&path).expect("read");
+    let run = book_run(&original);
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    kb.call("put_book", &book("new one", 2001)).expect("put");
+    let after = std::fs::read_to_string(&path).expect("read");
+    let new_run = book_run(&after);
+    assert_eq!(
+        &after[..new_run.start],
+        &original[..run.start],
+        "bytes before the facts"
+    );
+    assert_eq!(
+        &after[new_run.end..],
+        &original[run.end..],
+        "bytes after the facts"
+    );
+    assert_eq!(
+        after[new_run.clone()].lines().count(),
+        5,
+        "{}",
+        &after[new_run]
+    );
+    // A second write replaces the same run: nothing else moves.
+    kb.call("delete_book", &json!({"Id": "new one"}))
+        .expect("delete");
+    let third = std::fs::read_to_string(&path).expect("read");
+    let third_run = book_run(&third);
+    assert_eq!(&third[..third_run.start], &original[..run.start]);
+    assert_eq!(&third[third_run.end..], &original[run.end..]);
+}
+
+#[test]
+fn failing_or_throwing_writes_leave_the_file_as_it_was() {
+    let (_dir, path) = copy(&[fixture("state/mixed.pl"), fixture("state/tags.pl")]);
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    let original = std::fs::read(&path).expect("read");
+    assert!(matches!(
+        kb.call("put_then_throw", &json!({"Key": "k"})),
+        Err(CallError::Exception { .. })
+    ));
+    assert_eq!(
+        kb.call("put_then_fail", &json!({"Key": "k"}))
+            .expect("semidet"),
+        json!(false)
+    );
+    assert_eq!(std::fs::read(&path).expect("read"), original);
+    kb.call("add_note", &json!({"Key": "k", "Value": 2.5}))
+        .expect("add");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(
+        text.contains("note(k,2.5)") || text.contains("note(k, 2.5)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn without_persist_the_file_never_changes() {
+    let (_dir, path) = library();
+    let original = std::fs::read(&path).expect("read");
+    let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+    kb.call("put_book", &book("x", 2000)).expect("put");
+    kb.call("delete_book", &json!({"Id": "sicp"}))
+        .expect("delete");
+    assert_eq!(std::fs::read(&path).expect("read"), original);
+    assert!(kb.persisted().is_none());
+}
+
+#[test]
+fn an_edit_made_by_someone_else_is_never_overwritten() {
+    let (_dir, path) = library();
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    kb.call("put_book", &book("mine", 1999)).expect("put");
+    let mut edited = std::fs::read_to_string(&path).expect("read");
+    edited.push_str("% an edit made in an editor\n");
+    std::fs::write(&path, &edited).expect("edit");
+    let refused = kb
+        .call("put_book", &book("later", 2002))
+        .expect_err("refused");
+    assert!(
+        refused.to_string().contains("changed by someone else"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), edited);
+    // The refused write did not change the database either.
+    assert_eq!(
+        kb.call("get_book", &json!({"Id": "later"})).expect("get"),
+        Value::Null
+    );
+}
+
+#[test]
+fn text_without_a_file_cannot_persist() {
+    let text = std::fs::read_to_string(example("library.pl")).expect("read");
+    let err = KnowledgeBase::from_source_with("lib.pl", &text, persisting()).expect_err("refused");
+    assert!(err.to_string().contains("cannot persist"), "{err}");
+}
+
+#[test]
+fn five_hundred_concurrent_http_writes_are_all_there_after_a_restart() {
+    let (_dir, path) = library();
+    let server = HttpServer::start(&path, &["--persist", "--workers", "2"]);
+    let port = server.port;
+    std::thread::scope(|s| {
+        for t in 0..10 {
+            s.spawn(move || {
+                for i in 0..50 {
+                    let body = book(&format!("c{t}_{i}"), 1900 + i).to_string();
+                    let (status, answer) =
+                        http(port, "PUT", "/put_book", Some(&body)).expect("answer");
+                    assert_eq!(status, 200, "{answer}");
+                }
+            });
+        }
+    });
+    let (_, health) = http(port, "GET", "/health", None).expect("health");
+    let health: Value = serde_json::from_str(&health).expect("json");
+    assert_eq!(
+        health["persist"]["generation"], health["generation"],
+        "{health}"
+    );
+    drop(server);
+    let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+    assert_eq!(
+        kb.call("count_books", &json!({})).expect("count"),
+        json!(504)
+    );
+}
+
+#[test]
+fn sigkill_during_a_write_loop_never_loses_an_answered_write_or_tears_the_file() {
+    let (_dir, path) = library();
+    let mut seed = 0x9e37_79b9_u64;
+    let mut answered = 0;
+    for round in 0..20 {
+        let server = HttpServer::start(&path, &["--persist", "--workers", "1"]);
+        let port = server.port;
+        let acknowledged = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let writer = {
+            let acknowledged = acknowledged.clone();
+            std::thread::spawn(move || {
+                for i in 0.. {
+                    let id = format!("r{round}_{i}");
+                    let body = book(&id, 2000).to_string();
+                    match http(port, "PUT", "/put_book", Some(&body)) {
+                        Some((200, _)) => acknowledged.lock().expect("lock").push(id),
+                        _ => return,
+                    }
+                }
+            })
+        };
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        std::thread::sleep(std::time::Duration::from_millis(30 + seed % 250));
+        let mut server = server;
+        let _ = server.child.kill(); // SIGKILL
+        let _ = server.child.wait();
+        writer.join().expect("writer");
+        let (code, _, stderr) = run_charon(&["check", path.to_str().expect("utf-8")]);
+        assert_eq!(code, 0, "round {round}: the file does not load: {stderr}");
+        let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+        answered += acknowledged.lock().expect("lock").len();
+        for id in acknowledged.lock().expect("lock").iter() {
+            assert_ne!(
+                kb.call("get_book", &json!({"Id": id})).expect("get"),
+                Value::Null,
+                "round {round}: {id} was answered but is not in the file"
+            );
+        }
+    }
+    assert!(
+        answered > 100,
+        "only {answered} writes were answered in 20 rounds"
+    );
+}
+
+#[test]
+fn mcp_stdio_persists() {
+    let (dir, path) = library();
+    let mut session = StdioSession::start_in(
+        &dir.0,
+        &["mcp", "--stdio", path.to_str().expect("utf-8"), "--persist"],
+    );
+    session.call(2, "put_book", book("stdio", 1977));
+    let answer = session.answer(2);
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    drop(session);
+    assert!(
+        std::fs::read_to_string(&path)
+            .expect("read")
+            .contains("book(stdio,")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_over_http_persists() {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    use tower::ServiceExt as _;
+    let (_dir, path) = library();
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    let app = axum::Router::new().nest_service(
+        "/mcp",
+        charon::mcp::http_service(
+            charon::mcp::McpServer::new(Arc::new(kb)),
+            charon::mcp::http_config("127.0.0.1", 3000),
+        ),
+    );
+    let post = |body: Value, session: Option<&str>| {
+        let mut req = Request::post("/mcp")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json, text/event-stream");
+        if let Some(s) = session {
+            req = req.header("mcp-session-id", s);
+        }
+        req.body(Body::from(body.to_string())).expect("request")
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "test", "version": "1"}}});
+    let response = app.clone().oneshot(post(init, None)).await.expect("init");
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let session = session.as_deref();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    app.clone()
+        .oneshot(post(initialized, session))
+        .await
+        .expect("initialized");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "put_book", "arguments": book("over http", 1988)}});
+    let response = app
+        .clone()
+        .oneshot(post(call, session))
+        .await
+        .expect("call");
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .expect("body");
+    let body = String::from_utf8_lossy(&body);
+    assert!(body.contains("\"isError\":false"), "{body}");
+    assert!(
+        std::fs::read_to_string(&path)
+            .expect("read")
+            .contains("book('over http',")
+    );
+}
