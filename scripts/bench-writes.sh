@@ -50,29 +50,33 @@ LUA
 latency_ms() { awk '/Latency/ { v=$2; if (v ~ /us$/) { sub(/us/,"",v); v/=1000 } else if (v ~ /ms$/) { sub(/ms/,"",v) } else if (v ~ /s$/) { sub(/s/,"",v); v*=1000 }; print v }'; }
 rps() { awk '/Requests\/sec/ { printf "%d", $2 }'; }
 
-printf "| facts | put_book latency ms (mean) | writes/s | reads/s during writes (cache on) | reads/s during writes (cache off) |\n|---|---|---|---|---|\n"
+start_server() {
+  cp "$WORK/lib_$1.pl" "$WORK/kb.pl"
+  "$BIN" http "$WORK/kb.pl" --port $PORT --workers 2 --log warn "${@:2}" 2>"$WORK/server.log" &
+  server=$!
+  for _ in $(seq 600); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
+}
+stop_server() { kill $server; wait $server 2>/dev/null || true; }
+
+printf "| facts | put_book latency ms (mean) | writes/s | reads/s during writes, cache on | reads/s during writes, cache off |\n|---|---|---|---|---|\n"
 for n in "${SIZES[@]}"; do
   kb_of_size "$n" "$WORK/lib_$n.pl"
-  row="| $n |"
+  sed "s/SIZE/$n/" "$WORK/get.lua" > "$WORK/get_n.lua"
+  # Each phase on a fresh server, so that one phase's writes do not grow the next
+  # one's database.
+  start_server "$n"
+  out=$(wrk -t1 -c1 -d5s -s "$WORK/put.lua" "http://127.0.0.1:$PORT")
+  stop_server
+  row="| $n | $(echo "$out" | latency_ms) | $(echo "$out" | rps) |"
   for cache in on off; do
-    flags=(--workers 2 --log warn)
-    [ $cache = off ] && flags+=(--answer-cache 0)
-    cp "$WORK/lib_$n.pl" "$WORK/kb.pl"
-    "$BIN" http "$WORK/kb.pl" --port $PORT "${flags[@]}" 2>"$WORK/server.log" &
-    server=$!
-    for _ in $(seq 600); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
-    sed "s/SIZE/$n/" "$WORK/get.lua" > "$WORK/get_n.lua"
-    if [ $cache = on ]; then
-      out=$(wrk -t1 -c1 -d5s -s "$WORK/put.lua" "http://127.0.0.1:$PORT")
-      row="$row $(echo "$out" | latency_ms) | $(echo "$out" | rps) |"
-    fi
+    if [ $cache = off ]; then start_server "$n" --answer-cache 0; else start_server "$n"; fi
     wrk -t1 -c1 -d7s -s "$WORK/put.lua" "http://127.0.0.1:$PORT" >/dev/null &
     writer=$!
     sleep 1
     reads=$(wrk -t1 -c4 -d5s -s "$WORK/get_n.lua" "http://127.0.0.1:$PORT" | rps)
     wait $writer
     row="$row $reads |"
-    kill $server; wait $server 2>/dev/null || true
+    stop_server
   done
   echo "$row"
 done

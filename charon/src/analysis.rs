@@ -757,6 +757,26 @@ mod tests {
     }
 
     #[test]
+    fn effects_no_list_names_are_assumed_writes() {
+        // Builtins with effects that a deny-list once missed: anything not on the
+        // allow-lists is treated as a write, on one worker.
+        for (name, args) in [
+            ("uuid", vec![var("U")]),
+            ("crypto_n_random_bytes", vec![atom("16"), var("B")]),
+            ("directory_files", vec![atom("."), var("Fs")]),
+            ("pid", vec![var("P")]),
+            ("shell", vec![atom("ls")]),
+        ] {
+            let body = c(name, args);
+            let qualified = c(":", vec![atom("os"), body.clone()]);
+            for b in [body, qualified] {
+                let a = analyse(&[rule("op", 0, b.clone())]);
+                assert!(a.verdict("op", 0).untracked, "{b}");
+            }
+        }
+    }
+
+    #[test]
     fn reader_problems_and_expansion_hooks_make_everything_untracked() {
         let a = analyse(&[c("problem", vec![atom("syntax error")]), defined("get", 1)]);
         assert!(a.verdict("get", 1).untracked);

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 /// Why a write could not be persisted.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
-pub enum PersistError {
+pub(crate) enum PersistError {
     /// The file changed on disk since Charon last read or wrote it.
     #[error(
         "{0} was changed by someone else since Charon loaded it; writes are refused so \

@@ -295,3 +295,79 @@ fn concurrent_writers_lose_nothing_and_every_worker_sees_the_result() {
         }
     });
 }
+
+#[test]
+fn charon_check_reports_classes_reasons_and_one_worker() {
+    let meta = fixture("state/meta.pl");
+    let (code, out, _) = crate::util::run_charon(&["check", meta.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("values: read (answers may be cached)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "apply_named: treated as a write because it calls a goal known only when it runs"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("runs on one worker: apply_named"), "{out}");
+    let mixed = fixture("state/mixed.pl");
+    let (_, json, _) =
+        crate::util::run_charon(&["check", "--json", mixed.to_str().expect("utf-8")]);
+    let report: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(report["effects"]["bump"]["class"], "write", "{report}");
+    assert_eq!(report["effects"]["drop_note"]["replicated_by"], "full dump");
+    assert_eq!(report["effects"]["get_counter"]["class"], "read");
+    assert_eq!(report["single_worker"], Value::Null);
+}
+
+#[test]
+fn the_read_only_examples_answer_the_same_from_the_cache() {
+    const DRUGS: &[&str] = &[
+        "diazepam",
+        "amitriptyline",
+        "doxylamine",
+        "warfarin",
+        "aspirin",
+        "nothing",
+    ];
+    const MEDS: &[(&str, Gen)] = &[
+        (
+            "pim_check",
+            |r| json!({"Age": 60 + r.next() % 30, "Drugs": [r.pick(DRUGS), r.pick(DRUGS)]}),
+        ),
+        (
+            "is_pim",
+            |r| json!({"Age": 60 + r.next() % 30, "Drug": r.pick(DRUGS)}),
+        ),
+        (
+            "get_interaction",
+            |r| json!({"First": r.pick(DRUGS), "Second": r.pick(DRUGS)}),
+        ),
+        ("drug_class", |r| json!({"Drug": r.pick(DRUGS)})),
+        (
+            "screening_summary",
+            |r| json!({"Age": 60 + r.next() % 30, "Drugs": [r.pick(DRUGS), r.pick(DRUGS), r.pick(DRUGS)]}),
+        ),
+        ("ready", none),
+    ];
+    let ok = differential(example("meds.pl"), MEDS, &[9], 80);
+    each_succeeded(&ok, &["pim_check", "drug_class", "screening_summary"]);
+    const RBAC: &[(&str, Gen)] = &[
+        (
+            "get_user_has_permission",
+            |r| json!({"User": format!("user_{:04}", r.next() % 1000), "Perm": r.pick(&["deploy", "read", "write", "audit"])}),
+        ),
+        (
+            "users_with_permission",
+            |r| json!({"Perm": r.pick(&["deploy", "read", "audit"])}),
+        ),
+        (
+            "get_user_roles",
+            |r| json!({"User": format!("user_{:04}", r.next() % 1000)}),
+        ),
+    ];
+    let ok = differential(example("rbac.pl"), RBAC, &[10], 60);
+    each_succeeded(&ok, &["users_with_permission", "get_user_roles"]);
+}

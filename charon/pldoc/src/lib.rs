@@ -615,3 +615,22 @@ mod locations {
         assert!(src[rej.location.offset..].starts_with("?X"));
     }
 }
+
+#[cfg(test)]
+mod clause_spans {
+    use super::*;
+
+    #[test]
+    fn byte_ranges_cover_each_clause_with_multibyte_text() {
+        let src = "% é\n:- dynamic(p/1).\np('ü'). p(\"x. y\").\nq :- p(_). % end\n";
+        let spans = clauses(src);
+        let texts: Vec<&str> = spans.iter().map(|c| &src[c.bytes.clone()]).collect();
+        assert_eq!(
+            texts,
+            [":- dynamic(p/1).", "p('ü').", "p(\"x. y\").", "q :- p(_)."]
+        );
+        assert!(spans[0].directive && spans[0].predicate.is_none());
+        assert_eq!(spans[1].predicate, Some(("p".into(), 1)));
+        assert_eq!(spans[3].predicate, Some(("q".into(), 0)));
+    }
+}

@@ -419,7 +419,7 @@ mod tests {
                 Item::Clause {
                     line: 4,
                     head: pred("p", 0),
-                    span: 25..29,
+                    span: 24..26,
                 },
             ]
         );

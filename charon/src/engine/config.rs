@@ -44,8 +44,12 @@ pub struct EngineConfig {
     ///
     /// [`CallError::Overloaded`]: crate::CallError::Overloaded
     pub max_pending: usize,
-    /// Write changes of the dynamic database back to the knowledge base's file
-    /// (`--persist`): only for knowledge bases loaded from a file. See the crate docs.
+    /// Write changes of the file's dynamic predicates back into the knowledge base's
+    /// file before each write answers (`--persist`): atomically, every other byte
+    /// kept, and writes refused once someone else has edited the file. Only for
+    /// knowledge bases loaded from a file (else [`LoadError::Persist`]).
+    ///
+    /// [`LoadError::Persist`]: crate::LoadError::Persist
     pub persist: bool,
 }
 

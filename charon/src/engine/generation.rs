@@ -23,6 +23,9 @@ use super::protocol::{Request, Response};
 /// The journal is never folded below this size.
 const FOLD_AT: usize = 1 << 20;
 
+/// Replayed changes are sent in requests of about this many bytes of text.
+const REPLAY_CHUNK: usize = 16 << 10;
+
 /// A worker whose state is unknown (it must restore the base before its next call).
 pub(super) const UNKNOWN: u64 = u64::MAX;
 
@@ -120,6 +123,7 @@ impl Engine {
 
     /// Dumps `worker` as the new base, at the worker's generation.
     fn fold(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
+        let started = Instant::now();
         let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
         let file = self.inner.files.dir.path().join(format!("state-{n}.pl"));
         let modules = self.history().modules.clone();
@@ -137,6 +141,7 @@ impl Engine {
         let base = h.base;
         h.journal.retain(|(g, _)| *g > base);
         h.journal_bytes = h.journal.iter().map(|(_, t)| t.len()).sum();
+        tracing::debug!(target: "charon::engine", generation = h.base, bytes, elapsed_us = started.elapsed().as_micros() as u64, "state dumped as the new base");
         Ok(())
     }
 
@@ -145,6 +150,9 @@ impl Engine {
         let Some(plan) = self.catch_up(worker.generation) else {
             return Ok(());
         };
+        let started = Instant::now();
+        let from = worker.generation;
+        let restored = plan.restore.is_some();
         if let Some(base_file) = plan.restore {
             match base_file {
                 Some(dump) => {
@@ -165,21 +173,23 @@ impl Engine {
             }
             worker.generation = plan.base;
         }
-        if !plan.entries.is_empty() {
-            let mut changes = String::from("[");
-            for (i, entry) in plan.entries.iter().enumerate() {
-                if i > 0 {
-                    changes.push(',');
-                }
-                changes.push_str(entry);
+        // In chunks: the engine parses a long query text far more slowly than the
+        // same text in pieces.
+        let mut chunk = String::new();
+        for (i, entry) in plan.entries.iter().enumerate() {
+            chunk.push(if chunk.is_empty() { '[' } else { ',' });
+            chunk.push_str(entry);
+            if chunk.len() >= REPLAY_CHUNK || i + 1 == plan.entries.len() {
+                chunk.push_str("] .");
+                let changes = std::mem::take(&mut chunk);
+                done(
+                    worker.request(&Request::Replay { changes }, remaining(deadline))?,
+                    "replay",
+                )?;
             }
-            changes.push_str("] .");
-            worker.calls += plan.entries.len() as u64 / 64;
-            done(
-                worker.request(&Request::Replay { changes }, remaining(deadline))?,
-                "replay",
-            )?;
         }
+        worker.calls += plan.entries.len() as u64 / 64;
+        tracing::debug!(target: "charon::engine", from, to = plan.number, restored, replayed = plan.entries.len(), elapsed_us = started.elapsed().as_micros() as u64, "worker caught up");
         worker.generation = plan.number;
         Ok(())
     }
@@ -195,10 +205,11 @@ impl Engine {
         Some(CatchUp {
             restore: restore.then(|| h.base_file.clone()),
             base: h.base,
+            // The journal is in generation order: find the first entry to replay
+            // without walking the ones before it.
             entries: h
                 .journal
-                .iter()
-                .filter(|(g, _)| *g > from)
+                .range(h.journal.partition_point(|(g, _)| *g <= from)..)
                 .map(|(_, t)| t.clone())
                 .collect(),
             number: h.number,

@@ -1,9 +1,9 @@
 //! The engine: a pool of worker processes, each owning one scryer-prolog `Machine`.
 //!
 //! Files by job: `config` (limits and settings), `process` (one worker process and
-//! its pipes), `pool` (idle workers, recycling, replacement), `generation` (how a
-//! change reaches every worker), `outcome` (the one decoder of the wrapper's
-//! results), `protocol` and `worker` (the worker side).
+//! its pipes), `pool` (idle workers, recycling, replacement), `generation` (the
+//! history of committed changes and how a worker catches up), `outcome` (the one
+//! decoder of the wrapper's results), `protocol` and `worker` (the worker side).
 //!
 //! # Why processes
 //!
@@ -25,22 +25,28 @@
 //!
 //! # Consistency
 //!
-//! Every worker holds the whole knowledge base. Calls that cannot change the database
-//! run in parallel on any worker (shared side of a read-write lock). Calls that can
-//! (found by a static analysis of the rules: they reach `assertz/1`, `retract/1`, … or
-//! call a goal that is not known until run time) take the exclusive side: no other
-//! call runs meanwhile. When such a call succeeds, its worker dumps the dynamic
-//! database, the dump becomes the new *generation*, and every other worker restores it
-//! before its next call. When it fails, throws or hits a limit, its worker is restored
-//! to the previous generation, so a call's changes are applied whole or not at all.
+//! Every worker holds the whole knowledge base. Reads run in parallel on any worker
+//! (shared side of a read-write lock); writes take the exclusive side, so no other
+//! call runs meanwhile. Which operations are which is decided by the analysis in
+//! `analysis`, failing closed (`Access`). A write's changes reach the others as the
+//! changes it recorded (`Replication::Journal`: the knowledge base is loaded with its
+//! direct mutator calls rewritten to record, see `wrapper.pl`) or, when Charon could
+//! not see every change, as a full dump (`Replication::Snapshot`); see `generation`.
+//! Workers catch up lazily, before their next call, or in the background when they
+//! are started. A write that fails, throws or hits a limit after changing something
+//! has its worker replaced, so a call's changes are applied whole or not at all.
+//! When an operation may change state that cannot be copied between workers, the
+//! knowledge base keeps a single worker.
 //!
-//! Trade-offs: a mutating call costs a dump of the dynamic database and one restore
-//! per worker; process start-up (≈ 0.1 s) is paid at load, after a timeout and at
-//! recycling; each call pays a pipe round trip. To keep that round trip short, both
-//! ends check their pipe without sleeping for up to 50 µs before blocking (a wake-up
-//! from a blocking read costs 20–30 µs on a small VM), which spends a little CPU
-//! right after each message. Answers of pure read-only operations can skip the
-//! engine altogether (the answer cache of the call pipeline).
+//! Trade-offs: a write costs its own run plus, on each other worker, the replay of
+//! its changes; process start-up (≈ 0.1 s) is paid at load, after a timeout, after a
+//! failed write and at recycling; each call pays a pipe round trip. To keep that
+//! round trip short, both ends check their pipe without sleeping for up to 50 µs
+//! before blocking (a wake-up from a blocking read costs 20–30 µs on a small VM),
+//! which spends a little CPU right after each message. Answers of reads can skip
+//! the engine altogether (the answer cache of the call pipeline). With `persist`,
+//! a write also rewrites the changed predicates in the knowledge base's file
+//! before it answers (`crate::persist`).
 
 mod config;
 mod generation;

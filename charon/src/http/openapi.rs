@@ -30,8 +30,19 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
             "responses": {
                 "200": {"description": "The engine answered a trivial goal.", "content": {"application/json": {"schema": {
                     "type": "object",
-                    "properties": {"status": {"const": "ok"}, "operations": {"type": "integer"}},
-                    "required": ["status", "operations"],
+                    "properties": {
+                        "status": {"const": "ok"},
+                        "operations": {"type": "integer"},
+                        "generation": {"type": "integer", "minimum": 0, "description": "The database generation: it changes with every write that changed something."},
+                        "persist": {
+                            "description": "With --persist: the file the database is written back to, and the generation last written to it.",
+                            "type": "object",
+                            "properties": {"file": {"type": "string"}, "generation": {"type": "integer", "minimum": 0}},
+                            "required": ["file", "generation"],
+                            "additionalProperties": false,
+                        },
+                    },
+                    "required": ["status", "operations", "generation"],
                     "additionalProperties": false,
                 }}}},
                 "503": problem_response("The engine did not answer."),
