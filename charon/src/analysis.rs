@@ -152,6 +152,14 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
                     defined.insert((m, name, arity));
                 }
             }
+            // A directive's goal is analysed as the body of a predicate nobody calls:
+            // only the rules it may assert (and the problems of unknown clauses)
+            // matter.
+            PlTerm::Compound(f, a) if f == "directive" && a.len() == 2 => {
+                if let Some(m) = atom_text(&a[0]) {
+                    rules.push(((m, "$directive".into(), 0), &a[1]));
+                }
+            }
             PlTerm::Compound(f, a) if f == "module" && a.len() == 1 => {
                 if let Some(m) = atom_text(&a[0]) {
                     modules.push(m);
@@ -424,6 +432,11 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
                 goal(&args[1], 0, out);
                 return;
             }
+            // In a directive: the goal runs at load.
+            ("initialization", 1 | 2) => {
+                goal(&args[0], 0, out);
+                return;
+            }
             ("catch", 3) => {
                 goal(&args[0], 0, out);
                 goal(&args[2], 0, out);
@@ -472,13 +485,13 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
         ("assertz" | "asserta" | "assert", 1) => {
             out.effect(
                 Level::Snapshot,
-                format!("it calls {name}/1 through a closure or meta-call, unrecorded"),
+                format!("it calls {name}/1 where Charon cannot record it (a closure, a meta-call or a rule added at run time)"),
             );
             out.asserts(None, args.first().filter(|_| extra == 0), name);
         }
         ("retract" | "retractall", 1) => out.effect(
             Level::Snapshot,
-            format!("it calls {name}/1 through a closure or meta-call, unrecorded"),
+            format!("it calls {name}/1 where Charon cannot record it (a closure, a meta-call or a rule added at run time)"),
         ),
         _ if PURE.contains(&(name, arity)) => {}
         _ if OUTPUT.contains(&(name, arity)) => {

@@ -189,10 +189,13 @@ pub(crate) fn replace_clauses(src: &str, pi: &(String, usize), clauses: &str) ->
                 out.push_str(&src[d.bytes.end..]);
             }
             None => {
+                // A predicate the file never declared: declare it, or it would load
+                // back static and refuse the next change.
                 out.push_str(src);
                 if !src.ends_with('\n') && !src.is_empty() {
                     out.push('\n');
                 }
+                out.push_str(&format!(":- dynamic({}/{}).\n", quoted_atom(&pi.0), pi.1));
                 out.push_str(block);
                 out.push('\n');
             }
@@ -210,6 +213,27 @@ pub(crate) fn replace_clauses(src: &str, pi: &(String, usize), clauses: &str) ->
     }
     let _ = first;
     out.push_str(&src[at..]);
+    out
+}
+
+/// `name` as Prolog source: bare when it is a plain lowercase name, else quoted.
+fn quoted_atom(name: &str) -> String {
+    let mut chars = name.chars();
+    let plain = chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        return name.to_string();
+    }
+    let mut out = String::from("'");
+    for c in name.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
     out
 }
 
@@ -305,7 +329,9 @@ mod tests {
             out.starts_with("% head\n:- dynamic(p/1).\n:- dynamic(q/1).\nq(a).\nq(b).\n\np(1).")
         );
         let out = replace_clauses("a.\n", &("z".into(), 0), "z.\n");
-        assert_eq!(out, "a.\nz.\n");
+        assert_eq!(out, "a.\n:- dynamic(z/0).\nz.\n");
+        let out = replace_clauses("a.\n", &("it's".into(), 1), "'it\\'s'(1).\n");
+        assert_eq!(out, "a.\n:- dynamic('it\\'s'/1).\n'it\\'s'(1).\n");
     }
 
     #[test]

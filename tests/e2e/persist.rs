@@ -154,6 +154,24 @@ fn failing_or_throwing_writes_leave_the_file_as_it_was() {
 }
 
 #[test]
+fn workers_started_after_writes_do_not_trust_the_rewritten_file() {
+    let (_dir, path) = library();
+    let config = EngineConfig {
+        recycle_after: 3,
+        ..persisting()
+    };
+    let kb = KnowledgeBase::load_with(&path, config).expect("loads");
+    kb.call("put_book", &book("dune", 1965)).expect("put");
+    kb.call("delete_book", &json!({"Id": "sicp"}))
+        .expect("delete");
+    let expected = json!(["aop", "craft", "dune", "taocp1"]);
+    for _ in 0..40 {
+        assert_eq!(ids(&kb), expected);
+    }
+    assert!(kb.stats().workers_started > 4, "recycled workers joined");
+}
+
+#[test]
 fn without_persist_the_file_never_changes() {
     let (_dir, path) = library();
     let original = std::fs::read(&path).expect("read");

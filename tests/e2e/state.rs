@@ -152,6 +152,10 @@ const MIXED: &[(&str, Gen)] = &[
     ("tag", |r| json!({"Tag": r.pick(KEYS)})),
     ("all_tags", none),
     ("clear", none),
+    ("mix", key),
+    ("unhook", key),
+    ("add_scratch", |r| json!({"Value": r.next() % 5})),
+    ("scratch", none),
 ];
 
 #[test]
@@ -262,6 +266,9 @@ fn classes_and_reasons_are_reported() {
     );
     assert_eq!(write("drop_note").1, "full dump");
     assert!(write("scan").0.contains("assertz/1"), "the DCG's braces");
+    assert_eq!(write("mix").1, "full dump");
+    assert_eq!(write("unhook").1, "full dump", "the rule a directive added");
+    assert_eq!(write("add_scratch").1, "recorded changes");
 }
 
 #[test]
@@ -370,4 +377,17 @@ fn the_read_only_examples_answer_the_same_from_the_cache() {
     ];
     let ok = differential(example("rbac.pl"), RBAC, &[10], 60);
     each_succeeded(&ok, &["users_with_permission", "get_user_roles"]);
+}
+
+#[test]
+fn a_library_with_operators_and_state_of_its_own_keeps_reads_reads() {
+    let kb = KnowledgeBase::load_with(fixture("state/clp.pl"), plain()).expect("loads");
+    assert_eq!(kb.effects("best"), Some(Effects::Read));
+    assert_eq!(kb.single_worker_reason(), None);
+    const OPS: &[(&str, Gen)] = &[
+        ("best", none),
+        ("set_limit", |r| json!({"L": 3 + r.next() % 10})),
+    ];
+    let ok = differential(fixture("state/clp.pl"), OPS, &[11], 60);
+    each_succeeded(&ok, &["best", "set_limit"]);
 }

@@ -122,7 +122,7 @@ impl Engine {
     }
 
     /// Dumps `worker` as the new base, at the worker's generation.
-    fn fold(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
+    pub(super) fn fold(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
         let started = Instant::now();
         let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
         let file = self.inner.files.dir.path().join(format!("state-{n}.pl"));
@@ -166,9 +166,9 @@ impl Engine {
                 }
                 None => {
                     // Generation 0 is the knowledge base as loaded: a fresh worker has it.
-                    *worker = Worker::spawn(&self.inner.files, &self.inner.config.limits)
+                    *worker = self
+                        .spawn_worker()
                         .map_err(|e| Failure::Died(e.to_string()))?;
-                    self.inner.started.fetch_add(1, Ordering::Relaxed);
                 }
             }
             worker.generation = plan.base;

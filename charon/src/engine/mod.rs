@@ -126,6 +126,9 @@ struct Inner {
     /// Set when the knowledge base changes state Charon cannot replicate: the
     /// engine then keeps one worker, never recycled.
     single: std::sync::atomic::AtomicBool,
+    /// Set when the knowledge base's file may differ from the state as loaded
+    /// (`persist`): a worker started afterwards restores the base instead.
+    fresh_unknown: std::sync::atomic::AtomicBool,
     /// `--persist`: the file that follows the database, and the module whose
     /// dynamic predicates it holds.
     persist: Mutex<Option<(crate::persist::Persister, String)>>,
@@ -206,6 +209,7 @@ impl Engine {
                     std::fs::metadata(kb).map_or(0, |m| m.len() as usize),
                 )),
                 single: std::sync::atomic::AtomicBool::new(false),
+                fresh_unknown: std::sync::atomic::AtomicBool::new(false),
                 persist: Mutex::new(None),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
@@ -268,7 +272,15 @@ impl Engine {
         let mut worker = self.acquire(deadline)?;
         let listing = self.listing(&mut worker, &module, true, deadline);
         self.release(worker);
-        let persister = crate::persist::Persister::new(path, listing?)
+        let listing = listing?;
+        // From now on the file changes under the engine: a worker started later must
+        // not trust what it loads from it, but restore the state as loaded.
+        let mut worker = self.acquire(deadline)?;
+        let folded = self.fold(&mut worker, deadline);
+        self.release(worker);
+        folded.map_err(|_| EngineError::Persist("cannot dump the state as loaded".into()))?;
+        self.inner.fresh_unknown.store(true, Ordering::Release);
+        let persister = crate::persist::Persister::new(path, listing)
             .map_err(|e| EngineError::Persist(e.to_string()))?;
         *self.inner.persist.lock().unwrap_or_else(|p| p.into_inner()) = Some((persister, module));
         Ok(())
@@ -340,6 +352,17 @@ impl Engine {
             .map(|(p, _)| (p.path().to_path_buf(), p.generation))
     }
 
+    /// Starts a worker: its state is the file as loaded, generation 0 — or unknown
+    /// once the file may have changed (then `sync` restores the base).
+    fn spawn_worker(&self) -> Result<Worker, EngineError> {
+        let mut worker = Worker::spawn(&self.inner.files, &self.inner.config.limits)?;
+        self.inner.started.fetch_add(1, Ordering::Relaxed);
+        if self.inner.fresh_unknown.load(Ordering::Acquire) {
+            worker.generation = UNKNOWN;
+        }
+        Ok(worker)
+    }
+
     /// Modules whose dynamic predicates are part of the replicated state.
     pub(crate) fn set_modules(&self, modules: Vec<String>) {
         self.history().modules = modules;
@@ -391,7 +414,9 @@ impl Engine {
         let request = Request::Run {
             query,
             spin_us: spin.as_micros() as u64,
-            changes: access == Access::Write(Replication::Journal),
+            // Every write drains the record, so that a snapshot write's recorded calls
+            // never ride along with the next journal write.
+            changes: access != Access::Read,
         };
         match worker.request_spinning(&request, remaining, spin) {
             Ok(Response::Ran {
@@ -404,9 +429,11 @@ impl Engine {
                 if let Access::Write(replication) = access {
                     let changes = changes.filter(|c| !c.is_empty());
                     let unchanged = changes.as_deref().is_some_and(no_changes);
+                    let single = self.inner.single.load(Ordering::Acquire);
                     if !outcome.is_solved() {
-                        if !unchanged {
-                            // Its changes must not survive: a fresh worker takes its place.
+                        // Its changes must not survive: a fresh worker takes its place —
+                        // unless it is the only one, whose state cannot be rebuilt.
+                        if !unchanged && !single {
                             worker.generation = UNKNOWN;
                         }
                     } else if let (Replication::Journal, Some(changes)) = (replication, &changes) {

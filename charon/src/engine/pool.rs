@@ -86,18 +86,16 @@ impl Engine {
         std::thread::spawn(move || {
             let mut delay = Duration::from_millis(100);
             loop {
-                let started = Worker::spawn(&engine.inner.files, &engine.inner.config.limits)
-                    .and_then(|mut w| {
-                        engine.inner.started.fetch_add(1, Ordering::Relaxed);
-                        let deadline = Instant::now() + Duration::from_secs(600);
-                        match engine.sync(&mut w, deadline) {
-                            Ok(()) => Ok(w),
-                            Err(Failure::Timeout) => {
-                                Err(EngineError::Spawn("catching up timed out".into()))
-                            }
-                            Err(Failure::Died(m)) => Err(EngineError::Spawn(m)),
+                let started = engine.spawn_worker().and_then(|mut w| {
+                    let deadline = Instant::now() + Duration::from_secs(600);
+                    match engine.sync(&mut w, deadline) {
+                        Ok(()) => Ok(w),
+                        Err(Failure::Timeout) => {
+                            Err(EngineError::Spawn("catching up timed out".into()))
                         }
-                    });
+                        Err(Failure::Died(m)) => Err(EngineError::Spawn(m)),
+                    }
+                });
                 match started {
                     Ok(w) => {
                         engine.put_back(w);

@@ -75,6 +75,8 @@
 '$charon_float_parts'(F, K, M, E) :-
     (   F =:= float_integer_part(F)
     ->  M is truncate(F), E is -K
+    ;   K > 1100
+    ->  throw(error(representation_error(finite_float), '$charon_encode'/2))
     ;   F1 is F * 2, K1 is K + 1,
         '$charon_float_parts'(F1, K1, M, E)
     ).
@@ -105,6 +107,7 @@
 :- dynamic('$charon_bb_key'/1).
 :- dynamic('$charon_initial_op'/3).
 :- dynamic('$charon_touched'/3).
+:- dynamic('$charon_after_op'/3).
 
 '$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E), '$charon_touch'(E).
 
@@ -128,10 +131,15 @@
     arg(1, E, M:_),
     (   atom(M), \+ '$charon_module'(M) -> assertz('$charon_module'(M)) ; true ).
 
-'$charon_j_assertz'(M, C) :- assertz(M:C), '$charon_log'(assertz(M:C)).
-'$charon_j_asserta'(M, C) :- asserta(M:C), '$charon_log'(asserta(M:C)).
-'$charon_j_retract'(M, C) :- retract(M:C), '$charon_log'(retract(M:C)).
-'$charon_j_retractall'(M, H) :- retractall(M:H), '$charon_log'(retractall(M:H)).
+% The clause's own qualification wins over the module the call was made in.
+'$charon_j_assertz'(M0, C0) :-
+    strip_module(M0:C0, M, C), assertz(M:C), '$charon_log'(assertz(M:C)).
+'$charon_j_asserta'(M0, C0) :-
+    strip_module(M0:C0, M, C), asserta(M:C), '$charon_log'(asserta(M:C)).
+'$charon_j_retract'(M0, C0) :-
+    strip_module(M0:C0, M, C), retract(M:C), '$charon_log'(retract(M:C)).
+'$charon_j_retractall'(M0, H0) :-
+    strip_module(M0:H0, M, H), retractall(M:H), '$charon_log'(retractall(M:H)).
 '$charon_j_bb_put'(K, V) :- bb_put(K, V), '$charon_log'(bb_put(K, V)).
 
 % '$charon_changes'(-Chars): the changes recorded since the last call, as text
@@ -257,10 +265,13 @@
 %   defined(M, Name, Arity)     a predicate with clauses or a dynamic declaration
 %   main(M)                   the module of File itself (user if it is none)
 %   module(M)                 a module a file declares
+%   directive(M, Goal)        another directive (it may add rules at load)
 %   problem(Text)             why the file could not be read fully
 % The operator table is put back as it was afterwards.
 '$charon_analyse'(File, Items) :-
     findall(op(P, T, N), current_op(P, T, N), After),
+    retractall('$charon_after_op'(_, _, _)),
+    forall(member(op(P, T, N), After), assertz('$charon_after_op'(P, T, N))),
     findall(op(P, T, N), '$charon_initial_op'(P, T, N), Before),
     '$charon_set_ops'(Before),
     catch(( '$charon_main_module'(File, Main),
@@ -341,8 +352,9 @@
 '$charon_directive'(D, File, M, M, Seen0, Seen, Items, T) :-
     '$charon_loads'(D, Specs), !,
     '$charon_load_specs'(Specs, File, M, Seen0, Seen, Items, T).
-% Other directives run once, at load, in every worker alike: not part of a call.
-'$charon_directive'(_, _, M, M, Seen, Seen, T, T).
+% Other directives run once, at load, in every worker alike; what matters is the
+% rules they may add, so their goals are analysed too.
+'$charon_directive'(D, _, M, M, Seen, Seen, [directive(M, D)|T], T).
 
 '$charon_specs'(V, _, T, T) :- var(V), !.
 '$charon_specs'((A, B), M, Items, T) :- !,
@@ -366,7 +378,11 @@
 '$charon_load_specs'([S|Ss], File, M, Seen0, Seen, Items, T) :-
     '$charon_load_spec'(S, File, M, Seen0, Seen1, Items, T1),
     '$charon_load_specs'(Ss, File, M, Seen1, Seen, T1, T).
-'$charon_load_spec'(library(_), _, _, Seen, Seen, T, T) :- !.
+% A library's operators are in the table after loading: apply those the table
+% did not have before the knowledge base loaded.
+'$charon_load_spec'(library(_), _, _, Seen, Seen, T, T) :- !,
+    forall(( '$charon_after_op'(P, Ty, N), \+ '$charon_initial_op'(P, Ty, N) ),
+           catch(op(P, Ty, N), _, true)).
 '$charon_load_spec'(S, File, M, Seen0, Seen, Items, T) :-
     '$charon_resolve'(S, File, Path), !,
     '$charon_read_file'(Path, M, Seen0, Seen, Items, T).
@@ -460,6 +476,9 @@
 '$charon_expand'((H --> B0), M, (H --> B)) :-
     '$charon_rewrite_dcg'(B0, M, B), B \== B0.
 
+% Libraries (loaded from scryer's own '/lib') keep their code: their internal
+% state is theirs, loaded alike in every worker.
 term_expansion(C0, C) :-
+    \+ prolog_load_context(directory, '/lib'),
     prolog_load_context(module, M),
     '$charon_expand'(C0, M, C).

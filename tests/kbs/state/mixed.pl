@@ -10,6 +10,11 @@
 :- dynamic(counter/1).
 :- dynamic(note/2).
 :- dynamic(seen/1).
+:- dynamic(hook/1).
+
+% A rule added at load time by a directive: its raw retract is not recorded.
+:- initialization(assertz((hook(K) :- retract(note(K, _))))).
+
 
 counter(0).
 note(start, 0.1).
@@ -73,3 +78,18 @@ all_tags(Ts) :- tags(Ts).
 
 %! clear is det.
 clear :- retractall(note(_, _)), retractall(seen(_)), clear_tags.
+
+%! mix(+Key:atom) is det.
+%  A recorded assertz and an unrecorded retract in one write (a full dump).
+mix(K) :- assertz(note(K, 1.5)), ignore(maplist(retract, [note(start, _)])).
+
+%! unhook(+Key:atom) is semidet.
+%  Calls the rule the directive added.
+unhook(K) :- hook(K).
+
+%! add_scratch(+Value:int) is det.
+%  Asserts into a module named by the clause itself.
+add_scratch(X) :- assertz(scratch:x(X)).
+
+%! scratch(-Values:list(int)) is det.
+scratch(Xs) :- findall(X, scratch:x(X), Xs).
