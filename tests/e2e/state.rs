@@ -153,6 +153,7 @@ const MIXED: &[(&str, Gen)] = &[
     ("all_tags", none),
     ("clear", none),
     ("mix", key),
+    ("drop_then_fail", key),
     ("unhook", key),
     ("add_scratch", |r| json!({"Value": r.next() % 5})),
     ("scratch", none),

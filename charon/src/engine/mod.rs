@@ -428,7 +428,10 @@ impl Engine {
                 let mut saved = Ok(());
                 if let Access::Write(replication) = access {
                     let changes = changes.filter(|c| !c.is_empty());
-                    let unchanged = changes.as_deref().is_some_and(no_changes);
+                    // Only a journal write's record is complete: a snapshot write may have
+                    // changed what it could not record.
+                    let unchanged = replication == Replication::Journal
+                        && changes.as_deref().is_some_and(no_changes);
                     let single = self.inner.single.load(Ordering::Acquire);
                     if !outcome.is_solved() {
                         // Its changes must not survive: a fresh worker takes its place —

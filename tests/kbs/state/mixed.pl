@@ -93,3 +93,7 @@ add_scratch(X) :- assertz(scratch:x(X)).
 
 %! scratch(-Values:list(int)) is det.
 scratch(Xs) :- findall(X, scratch:x(X), Xs).
+
+%! drop_then_fail(+Key:atom) is semidet.
+%  An unrecorded change, then failure: nothing of it may survive.
+drop_then_fail(K) :- ignore(maplist(retract, [note(K, _)])), fail.
