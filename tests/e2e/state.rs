@@ -392,3 +392,19 @@ fn a_library_with_operators_and_state_of_its_own_keeps_reads_reads() {
     let ok = differential(fixture("state/clp.pl"), OPS, &[11], 60);
     each_succeeded(&ok, &["best", "set_limit"]);
 }
+
+#[test]
+fn a_failing_write_leaves_no_unrecorded_change_behind() {
+    for config in [plain(), optimised()] {
+        let kb = KnowledgeBase::load_with(fixture("state/mixed.pl"), config).expect("loads");
+        assert_eq!(
+            kb.call("drop_then_fail", &json!({"Key": "start"}))
+                .expect("semidet"),
+            json!(false)
+        );
+        assert_eq!(
+            kb.call("note_keys", &json!({})).expect("keys"),
+            json!(["start"])
+        );
+    }
+}

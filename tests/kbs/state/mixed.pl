@@ -81,7 +81,7 @@ clear :- retractall(note(_, _)), retractall(seen(_)), clear_tags.
 
 %! mix(+Key:atom) is det.
 %  A recorded assertz and an unrecorded retract in one write (a full dump).
-mix(K) :- assertz(note(K, 1.5)), ignore(maplist(retract, [note(start, _)])).
+mix(K) :- assertz(note(K, 1.5)), ( maplist(retract, [note(start, _)]) -> true ; true ).
 
 %! unhook(+Key:atom) is semidet.
 %  Calls the rule the directive added.
@@ -96,4 +96,4 @@ scratch(Xs) :- findall(X, scratch:x(X), Xs).
 
 %! drop_then_fail(+Key:atom) is semidet.
 %  An unrecorded change, then failure: nothing of it may survive.
-drop_then_fail(K) :- ignore(maplist(retract, [note(K, _)])), fail.
+drop_then_fail(K) :- ( maplist(retract, [note(K, _)]) -> true ; true ), fail.
