@@ -193,14 +193,21 @@ struct LimitArgs {
     /// Engine worker processes (default: one per core). Example: --workers 4
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
-    /// Answers of pure read-only operations kept until the database changes
-    /// (0 turns the cache off). Example: --answer-cache 0
-    #[arg(long, value_name = "N", default_value_t = EngineConfig::default().answer_cache)]
-    answer_cache: usize,
+    /// MiB of answers of pure read-only operations kept until the database
+    /// changes (0 turns the cache off). Example: --answer-cache 0
+    #[arg(long, value_name = "MIB", default_value_t = EngineConfig::default().answer_cache >> 20)]
+    answer_cache: u64,
     /// Calls that may be in the engine or waiting for it at once, over HTTP and MCP
     /// together (beyond: HTTP 503, an MCP error result). Example: --max-pending 256
     #[arg(long, value_name = "N", default_value_t = EngineConfig::default().max_pending)]
     max_pending: usize,
+    /// Replace a worker after this many calls. Example: --recycle-after 100000
+    #[arg(long, value_name = "N", default_value_t = EngineConfig::default().recycle_after)]
+    recycle_after: u64,
+    /// Replace a worker whose memory has grown this many MiB past what it held once
+    /// loaded (0: never for memory). Example: --recycle-memory-mb 512
+    #[arg(long, value_name = "MIB", default_value_t = EngineConfig::default().recycle_memory >> 20)]
+    recycle_memory_mb: u64,
 }
 
 /// The limits of one call (defaults are the library's `Limits::default()`).
@@ -215,6 +222,14 @@ struct CallLimitArgs {
     /// Most solutions collected for a nondet operation. Example: --max-solutions 500
     #[arg(long, value_name = "N", default_value_t = Limits::default().solutions)]
     max_solutions: usize,
+    /// Memory of one engine worker process, in MiB (0: unlimited); a call that
+    /// needs more fails with a memory-limit error. Example: --max-memory-mb 1024
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().memory.map_or(0, |b| b >> 20))]
+    max_memory_mb: u64,
+    /// Time the knowledge base may take to load (its directives included), in
+    /// milliseconds. Example: --load-timeout-ms 120000
+    #[arg(long, value_name = "MS", default_value_t = EngineConfig::default().load_timeout.as_millis() as u64)]
+    load_timeout_ms: u64,
     /// Write changes of dynamic predicates back to the .pl file (atomically; every
     /// other byte kept; refused if someone else edits the file meanwhile).
     /// Example: --persist
@@ -229,6 +244,8 @@ impl CallLimitArgs {
         config.limits.time = Duration::from_millis(self.timeout_ms);
         config.limits.inferences = self.max_inferences;
         config.limits.solutions = self.max_solutions;
+        config.limits.memory = (self.max_memory_mb > 0).then_some(self.max_memory_mb << 20);
+        config.load_timeout = Duration::from_millis(self.load_timeout_ms.max(1));
         config.persist = self.persist;
         config
     }
@@ -237,8 +254,10 @@ impl CallLimitArgs {
 impl LimitArgs {
     fn config(&self) -> EngineConfig {
         let mut config = self.call.config();
-        config.answer_cache = self.answer_cache;
+        config.answer_cache = self.answer_cache << 20;
         config.max_pending = self.max_pending.max(1);
+        config.recycle_after = self.recycle_after.max(1);
+        config.recycle_memory = self.recycle_memory_mb << 20;
         if let Some(n) = self.workers {
             config.workers = n.max(1);
         }

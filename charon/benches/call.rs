@@ -96,7 +96,7 @@ fn charon(c: &mut Criterion) {
     group.finish();
 
     let cached = charon::EngineConfig {
-        answer_cache: 4096,
+        answer_cache: 64 << 20,
         ..config
     };
     let kb = charon::KnowledgeBase::load_with(rbac(), cached).expect("rbac loads");

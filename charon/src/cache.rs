@@ -3,45 +3,132 @@
 //! An entry is tagged with the database generation seen *before* its call ran; a
 //! lookup only returns entries of the current generation. A change that commits while
 //! a call runs therefore never leaves a stale answer behind: at worst the entry is
-//! never used.
+//! never used (and is evicted like any other).
+//!
+//! The cache is bounded by the bytes it holds (the key, which is the call's goal
+//! text, and the answer's JSON), not by a count of entries: one call with a
+//! megabyte argument weighs what a thousand small ones do. Admission and eviction
+//! are `quick_cache`'s (CLOCK-Pro): keys seen once do not push out keys in use.
 
-use std::collections::HashMap;
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
 use serde_json::Value;
 
-#[derive(Debug)]
+/// Bytes counted for an entry beyond its key and answer (the cache's own
+/// bookkeeping, the `Value` nodes).
+const ENTRY_OVERHEAD: u64 = 96;
+
+#[derive(Clone)]
+struct Weight;
+
+impl Weighter<String, (u64, Value)> for Weight {
+    fn weight(&self, key: &String, value: &(u64, Value)) -> u64 {
+        ENTRY_OVERHEAD + key.len() as u64 + json_bytes(&value.1)
+    }
+}
+
+/// About the memory a JSON value holds, counted without recursion.
+fn json_bytes(value: &Value) -> u64 {
+    let mut total = 0u64;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        total += 32;
+        match v {
+            Value::String(s) => total += s.len() as u64,
+            Value::Number(n) => total += n.as_str().len() as u64,
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Object(map) => {
+                for (k, v) in map {
+                    total += k.len() as u64 + 32;
+                    stack.push(v);
+                }
+            }
+            Value::Null | Value::Bool(_) => {}
+        }
+    }
+    total
+}
+
+/// Counters of the answer cache since start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct CacheStats {
+    /// Calls answered from the cache.
+    pub hits: u64,
+    /// Cacheable calls that had to run.
+    pub misses: u64,
+    /// Entries held now.
+    pub entries: u64,
+    /// Bytes held now (keys and answers, estimated).
+    pub bytes: u64,
+    /// The bound on `bytes`.
+    pub capacity: u64,
+}
+
 pub(crate) struct AnswerCache {
-    capacity: usize,
-    entries: RwLock<HashMap<String, (u64, Value)>>,
+    capacity: u64,
+    entries: Option<Cache<String, (u64, Value), Weight>>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl std::fmt::Debug for AnswerCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnswerCache")
+            .field("capacity", &self.capacity)
+            .finish_non_exhaustive()
+    }
 }
 
 impl AnswerCache {
-    pub(crate) fn new(capacity: usize) -> Self {
+    /// A cache holding at most `capacity` bytes (0: no cache).
+    pub(crate) fn new(capacity: u64) -> Self {
+        // quick_cache sizes its tables from an estimate of the entry count; small
+        // answers (a few hundred bytes) are the common case.
+        let estimated = usize::try_from(capacity / 512)
+            .unwrap_or(usize::MAX)
+            .clamp(16, 1 << 20);
         AnswerCache {
             capacity,
-            entries: RwLock::new(HashMap::new()),
+            entries: (capacity > 0).then(|| Cache::with_weighter(estimated, capacity, Weight)),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
         }
     }
 
     pub(crate) fn enabled(&self) -> bool {
-        self.capacity > 0
+        self.entries.is_some()
     }
 
     pub(crate) fn get(&self, key: &str, generation: u64) -> Option<Value> {
-        let entries = self.entries.read().unwrap_or_else(|p| p.into_inner());
-        match entries.get(key) {
-            Some((g, v)) if *g == generation => Some(v.clone()),
-            _ => None,
-        }
+        let entries = self.entries.as_ref()?;
+        let found = entries
+            .get(key)
+            .and_then(|(g, v)| (g == generation).then_some(v));
+        let counter = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
     }
 
     pub(crate) fn insert(&self, key: String, generation: u64, value: Value) {
-        let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());
-        if entries.len() >= self.capacity {
-            // Simple and bounded: start over rather than track recency.
-            entries.clear();
+        if let Some(entries) = &self.entries {
+            entries.insert(key, (generation, value));
         }
-        entries.insert(key, (generation, value));
+    }
+
+    pub(crate) fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+            entries: self.entries.as_ref().map_or(0, |c| c.len() as u64),
+            bytes: self.entries.as_ref().map_or(0, |c| c.weight()),
+            capacity: self.capacity,
+        }
     }
 }

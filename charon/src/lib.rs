@@ -73,6 +73,7 @@ pub mod mcp;
 mod persist;
 pub mod term;
 
+pub use cache::CacheStats;
 pub use charon_pldoc as pldoc;
 pub use engine::{EngineConfig, EngineError, EngineStats, Limits};
 pub use kb::{Answer, ArgumentError, Call, CallError, Effects, KnowledgeBase, LoadError, OpId};

@@ -73,6 +73,10 @@ fn failure(error: &CallError) -> CallToolResult {
     let hint = match error {
         CallError::Arguments { .. } => " (see the tool's inputSchema)",
         CallError::DetFailed { .. } => " (the knowledge base has no answer for these arguments)",
+        CallError::MemoryLimit { .. } => {
+            " (the question needs too much memory: narrow it, or raise --max-memory-mb)"
+        }
+        CallError::AnswerTooDeep { .. } => " (the answer is too deeply nested to deliver)",
         CallError::TimeLimit { .. } | CallError::InferenceLimit { .. } => {
             " (narrow the question, or raise the server's limits)"
         }

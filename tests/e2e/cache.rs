@@ -7,7 +7,7 @@ use crate::util::{config, example, fixture};
 
 fn cached(path: std::path::PathBuf) -> KnowledgeBase {
     let c = EngineConfig {
-        answer_cache: 100,
+        answer_cache: 1 << 20,
         ..config()
     };
     KnowledgeBase::load_with(path, c).expect("loads")

@@ -14,6 +14,7 @@ mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against t
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
 mod mcp; // MCP: tools from the model, Host/Origin checks (sessions: tests/mcp/)
 mod persist; // --persist: atomic write-back, byte preservation, crashes, external edits
+mod pressure; // limits while collecting and waiting, long and deep answers, liveness, recycling
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line
 mod shapes; // the determinism table

@@ -40,7 +40,7 @@ fn plain() -> EngineConfig {
 fn optimised() -> EngineConfig {
     EngineConfig {
         workers: 3,
-        answer_cache: 10_000,
+        answer_cache: 16 << 20,
         recycle_after: 7,
         ..config()
     }

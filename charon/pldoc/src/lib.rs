@@ -23,6 +23,7 @@ use scan::{Head, Item};
 /// these names would shadow a built-in route, so it is reported instead of exposed.
 pub const RESERVED_NAMES: &[&str] = &[
     "health",
+    "health.ready",
     "openapi.json",
     "mcp",
     "reason",

@@ -33,11 +33,18 @@ pub struct EngineConfig {
     pub workers: usize,
     /// Replace a worker after this many calls (memory is only freed with its Machine).
     pub recycle_after: u64,
+    /// Replace a worker whose resident memory has grown by more than this many bytes
+    /// since it loaded (0: never for memory): a call that built a large term leaves
+    /// the memory with the Machine. Checked after slow calls and every 1,000 calls.
+    pub recycle_memory: u64,
+    /// Time a worker may take to load the knowledge base, directives included; a
+    /// load that takes longer fails, naming the directive still running.
+    pub load_timeout: Duration,
     /// Per-call limits.
     pub limits: Limits,
-    /// Answers of pure read-only operations kept until the database changes
-    /// (0 turns the cache off).
-    pub answer_cache: usize,
+    /// Bytes of answers of pure read-only operations kept until the database
+    /// changes (keys and answers counted; 0 turns the cache off).
+    pub answer_cache: u64,
     /// Calls that may be in the engine or waiting for it at once, on every surface
     /// together; one more is refused at once with [`CallError::Overloaded`]
     /// (HTTP 503). Cached answers do not count.
@@ -58,8 +65,10 @@ impl Default for EngineConfig {
         EngineConfig {
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             recycle_after: 50_000,
+            recycle_memory: 512 << 20,
+            load_timeout: Duration::from_secs(60),
             limits: Limits::default(),
-            answer_cache: 4096,
+            answer_cache: 64 << 20,
             max_pending: 1024,
             persist: false,
         }
@@ -73,7 +82,14 @@ pub enum EngineError {
     /// The call ran past the wall-clock limit; its worker was killed.
     #[error("the call ran longer than the time limit of {0:?} and was stopped")]
     TimeLimit(Duration),
-    /// The worker died (memory limit, stack exhaustion, engine panic).
+    /// The worker ran out of memory (its limit in bytes, if one was set) and was
+    /// replaced.
+    #[error("the call ran out of memory and was stopped")]
+    MemoryLimit(Option<u64>),
+    /// The worker's answer could not be read.
+    #[error("the engine's answer could not be read: {0}")]
+    Protocol(String),
+    /// The worker died (stack exhaustion, engine panic).
     #[error("the engine stopped while running the call ({0}); it has been restarted")]
     Crashed(String),
     /// A worker could not be started.

@@ -99,6 +99,7 @@ impl Engine {
             let why = match failure {
                 Failure::Died(m) => m,
                 Failure::Timeout => "timed out".into(),
+                Failure::OutOfMemory => "out of memory".into(),
             };
             tracing::warn!(target: "charon::engine", "folding the journal failed: {why}");
             worker.generation = UNKNOWN;

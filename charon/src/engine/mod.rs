@@ -13,15 +13,25 @@
 //! stopping what runs it. Each worker is a child process (the running program itself,
 //! re-executed in worker mode, see `worker`), talking JSON lines over pipes:
 //!
-//! * **Wall-clock limit**: the caller waits for the answer with a deadline; at the
-//!   deadline the worker is killed (`SIGKILL`, no core is left spinning), the call gets
+//! * **Wall-clock limit**: every call carries a deadline, set when it was admitted;
+//!   waiting for the database lock and for a worker count against it. At the deadline
+//!   a running worker is killed (`SIGKILL`, no core is left spinning), the call gets
 //!   [`EngineError::TimeLimit`], and a replacement is started in the background.
 //! * **Inferences** are bounded inside the engine by `call_with_inference_limit/3` in
 //!   the KB-side wrapper (`wrapper.pl`), which also runs every goal inside `catch/3`.
-//! * **Memory** is bounded per worker with `RLIMIT_AS`; a worker that runs out, or
-//!   panics (deep recursion), dies alone and is replaced.
-//! * **Recycling**: after `recycle_after` calls a worker is replaced by a fresh one
-//!   loaded with the current dynamic database, so memory stays flat.
+//! * **Memory** is bounded per worker with `RLIMIT_AS`; running out is reported as
+//!   [`EngineError::MemoryLimit`]; a worker that dies (out of memory, deep recursion,
+//!   a panic) dies alone and is replaced.
+//! * **Answers** travel as text: the wrapper writes the result with the engine's own
+//!   writer (linear, any depth) and the parent reads it back (`crate::term::read_term`,
+//!   linear, no recursion); scryer's conversion of bound terms is quadratic in a list's
+//!   length and is never used for answers.
+//! * **Recycling**: after `recycle_after` calls, or when its memory has grown by
+//!   `recycle_memory` since it loaded, a worker is replaced by a fresh one loaded with
+//!   the current dynamic database, so memory stays flat — one worker at a time, the
+//!   replacement started (and caught up) before the old one leaves (`pool`).
+//! * **Loading** has a deadline (`load_timeout`); the error names the
+//!   `initialization/1` goal still running (the wrapper announces each on stderr).
 //!
 //! # Consistency
 //!
@@ -59,7 +69,7 @@ mod worker;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 pub use config::{EngineConfig, EngineError, Limits};
@@ -121,7 +131,9 @@ struct Inner {
     files: Files,
     idle: Mutex<Vec<Worker>>,
     available: Condvar,
-    database: RwLock<()>,
+    /// Reads share it, writes hold it alone; waiting for it counts against a call's
+    /// deadline (hence `parking_lot`, whose locks can time out).
+    database: parking_lot::RwLock<()>,
     history: Mutex<History>,
     /// Set when the knowledge base changes state Charon cannot replicate: the
     /// engine then keeps one worker, never recycled.
@@ -139,6 +151,10 @@ struct Inner {
     published: AtomicU64,
     /// Calls between the start of `run` and its end.
     in_flight: AtomicUsize,
+    /// A recycled worker's replacement is starting (one at a time).
+    recycling: std::sync::atomic::AtomicBool,
+    /// The pid of a recycled worker to drop when it comes back (0: none).
+    retired: std::sync::atomic::AtomicU32,
 }
 
 /// Counters of an engine since it started.
@@ -180,10 +196,10 @@ impl Engine {
             wrapper,
             kb: kb.to_path_buf(),
         };
-        let first = Worker::spawn(&files, &config.limits)?;
+        let first = Worker::spawn(&files, &config.limits, config.load_timeout)?;
         let rest: Vec<Result<Worker, EngineError>> = std::thread::scope(|s| {
             let handles: Vec<_> = (1..config.workers.max(1))
-                .map(|_| s.spawn(|| Worker::spawn(&files, &config.limits)))
+                .map(|_| s.spawn(|| Worker::spawn(&files, &config.limits, config.load_timeout)))
                 .collect();
             handles
                 .into_iter()
@@ -204,7 +220,7 @@ impl Engine {
                 files,
                 idle: Mutex::new(idle),
                 available: Condvar::new(),
-                database: RwLock::new(()),
+                database: parking_lot::RwLock::new(()),
                 history: Mutex::new(History::new(
                     std::fs::metadata(kb).map_or(0, |m| m.len() as usize),
                 )),
@@ -216,6 +232,8 @@ impl Engine {
                 calls: AtomicU64::new(0),
                 published: AtomicU64::new(0),
                 in_flight: AtomicUsize::new(0),
+                recycling: std::sync::atomic::AtomicBool::new(false),
+                retired: std::sync::atomic::AtomicU32::new(0),
             }),
         })
     }
@@ -261,7 +279,7 @@ impl Engine {
                 self.release(worker);
                 Err(EngineError::Spawn(format!("unexpected answer {other:?}")))
             }
-            Err(f) => Err(self.failed(f, Duration::from_secs(120))),
+            Err(f) => Err(self.failed(worker, f, Duration::from_secs(120))),
         }
     }
 
@@ -355,7 +373,11 @@ impl Engine {
     /// Starts a worker: its state is the file as loaded, generation 0 — or unknown
     /// once the file may have changed (then `sync` restores the base).
     fn spawn_worker(&self) -> Result<Worker, EngineError> {
-        let mut worker = Worker::spawn(&self.inner.files, &self.inner.config.limits)?;
+        let mut worker = Worker::spawn(
+            &self.inner.files,
+            &self.inner.config.limits,
+            self.inner.config.load_timeout,
+        )?;
         self.inner.started.fetch_add(1, Ordering::Relaxed);
         if self.inner.fresh_unknown.load(Ordering::Acquire) {
             worker.generation = UNKNOWN;
@@ -376,11 +398,16 @@ impl Engine {
         idle.truncate(1);
     }
 
-    /// Runs one query (text ending in `.`, binding `R`). Writes run alone and commit
-    /// their changes for every worker; see the module docs.
-    pub(crate) fn run(&self, query: String, access: Access) -> Result<RunOutcome, EngineError> {
+    /// Runs one query (text ending in `.`, binding `R`) that must answer by
+    /// `deadline`: waiting for the database lock and for a worker counts. Writes run
+    /// alone and commit their changes for every worker; see the module docs.
+    pub(crate) fn run(
+        &self,
+        query: String,
+        access: Access,
+        deadline: Instant,
+    ) -> Result<RunOutcome, EngineError> {
         let limit = self.inner.config.limits.time;
-        let deadline = Instant::now() + limit;
         self.inner.calls.fetch_add(1, Ordering::Relaxed);
         let in_flight = InFlight::enter(&self.inner.in_flight);
         let spin = if in_flight.alone() {
@@ -391,26 +418,28 @@ impl Engine {
         let _shared;
         let _exclusive;
         if access == Access::Read {
-            _shared = self
-                .inner
-                .database
-                .read()
-                .unwrap_or_else(|p| p.into_inner());
+            _shared = self.inner.database.try_read_until(deadline);
+            if _shared.is_none() {
+                return Err(EngineError::TimeLimit(limit));
+            }
         } else {
-            _exclusive = self
-                .inner
-                .database
-                .write()
-                .unwrap_or_else(|p| p.into_inner());
+            _exclusive = self.inner.database.try_write_until(deadline);
+            if _exclusive.is_none() {
+                return Err(EngineError::TimeLimit(limit));
+            }
         }
         if access != Access::Read {
             self.check_persisted()?;
         }
+        if Instant::now() >= deadline {
+            return Err(EngineError::TimeLimit(limit));
+        }
         let mut worker = self.acquire(deadline)?;
         if let Err(f) = self.sync(&mut worker, deadline) {
-            return Err(self.failed(f, limit));
+            return Err(self.failed(worker, f, limit));
         }
-        let remaining = deadline.saturating_duration_since(Instant::now());
+        let started = Instant::now();
+        let remaining = deadline.saturating_duration_since(started);
         let request = Request::Run {
             query,
             spin_us: spin.as_micros() as u64,
@@ -424,7 +453,7 @@ impl Engine {
                 output,
                 changes,
             }) => {
-                let outcome = Outcome::decode(result);
+                let outcome = Outcome::read(result.as_deref());
                 let mut saved = Ok(());
                 if let Access::Write(replication) = access {
                     let changes = changes.filter(|c| !c.is_empty());
@@ -445,16 +474,15 @@ impl Engine {
                             saved = self.persist(&mut worker, false, deadline);
                         }
                     } else if let Err(f) = self.commit_dump(&mut worker, deadline) {
-                        return Err(self.failed(f, limit));
+                        return Err(self.failed(worker, f, limit));
                     } else {
                         saved = self.persist(&mut worker, true, deadline);
                     }
                 }
                 if worker.generation == UNKNOWN {
-                    drop(worker);
-                    self.replace_in_background();
+                    self.discard(worker);
                 } else {
-                    self.release(worker);
+                    self.release_after(worker, started.elapsed());
                 }
                 saved?;
                 Ok(RunOutcome { outcome, output })
@@ -463,15 +491,16 @@ impl Engine {
                 self.release(worker);
                 Err(EngineError::Crashed(format!("unexpected answer {other:?}")))
             }
-            Err(f) => Err(self.failed(f, limit)),
+            Err(f) => Err(self.failed(worker, f, limit)),
         }
     }
 
-    fn failed(&self, failure: Failure, limit: Duration) -> EngineError {
-        self.replace_in_background();
+    fn failed(&self, worker: Worker, failure: Failure, limit: Duration) -> EngineError {
+        self.discard(worker);
         match failure {
             Failure::Timeout => EngineError::TimeLimit(limit),
             Failure::Died(m) => EngineError::Crashed(m),
+            Failure::OutOfMemory => EngineError::MemoryLimit(self.inner.config.limits.memory),
         }
     }
 }

@@ -1,7 +1,12 @@
 //! The one decoder of `wrapper.pl`'s result terms. Everything above the engine sees
 //! [`Outcome`] and [`done`]; nothing else matches on the wrapper's atoms.
 
-use crate::term::PlTerm;
+use crate::term::{PlTerm, ReadError, read_term};
+
+/// Answers nested deeper than this are refused (lists count as one level whatever
+/// their length): deeper JSON is beyond what common clients parse, and the
+/// conversions on the way recurse.
+pub(crate) const MAX_ANSWER_DEPTH: usize = 1000;
 
 /// How one call through `'$charon_once'/4` or `'$charon_all'/5` ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,9 +22,32 @@ pub(crate) enum Outcome {
     TooManySolutions,
     /// `exception(E)`: the goal raised `E`.
     Exception(PlTerm),
+    /// The goal ran out of memory (`resource_error(memory)` under the worker's
+    /// memory limit).
+    MemoryLimit,
+    /// The answer could not be read (nested too deep, say).
+    Unreadable(ReadError),
 }
 
 impl Outcome {
+    /// Decodes the wrapper's result as the worker sent it, as text (see
+    /// `'$charon_emit'/2`).
+    pub(crate) fn read(result: Option<&str>) -> Outcome {
+        // '$charon_answer'(ok(sol(…))) (and a list of solutions) wrap the answer.
+        match result.map(|text| read_term(text, MAX_ANSWER_DEPTH + 4)) {
+            None => Outcome::decode(None),
+            Some(Ok(PlTerm::Compound(f, mut args))) if f == "$charon_answer" && args.len() == 1 => {
+                Outcome::decode(args.pop())
+            }
+            // Not the wrapper's answer: what the goal printed last, say.
+            Some(Ok(_)) => Outcome::decode(None),
+            Some(Err(ReadError::TooDeep(_))) => {
+                Outcome::Unreadable(ReadError::TooDeep(MAX_ANSWER_DEPTH))
+            }
+            Some(Err(e)) => Outcome::Unreadable(e),
+        }
+    }
+
     /// Decodes the binding of the wrapper's result variable. `None` (the query itself
     /// failed, which the wrapper never does) is reported, not taken for "no solution".
     pub(crate) fn decode(result: Option<PlTerm>) -> Outcome {
@@ -31,7 +59,12 @@ impl Outcome {
                 Outcome::Solved(args.remove(0))
             }
             PlTerm::Compound(f, mut args) if f == "exception" && args.len() == 1 => {
-                Outcome::Exception(args.remove(0))
+                let e = args.remove(0);
+                if is_memory_error(&e) {
+                    Outcome::MemoryLimit
+                } else {
+                    Outcome::Exception(e)
+                }
             }
             PlTerm::Atom(a) if a == "false" => Outcome::Failed,
             PlTerm::Atom(a) if a == "limit" => Outcome::InferenceLimit,
@@ -48,6 +81,13 @@ impl Outcome {
     pub(crate) fn is_solved(&self) -> bool {
         matches!(self, Outcome::Solved(_))
     }
+}
+
+/// `error(resource_error(memory), _)`.
+fn is_memory_error(e: &PlTerm) -> bool {
+    matches!(e, PlTerm::Compound(f, args) if f == "error" && args.len() == 2
+        && matches!(&args[0], PlTerm::Compound(r, what) if r == "resource_error"
+            && what.len() == 1 && matches!(&what[0], PlTerm::Atom(m) if m == "memory")))
 }
 
 /// Decodes the result of `'$charon_dump'/2` and `'$charon_restore'/2`: `ok`, or an

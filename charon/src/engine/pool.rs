@@ -1,11 +1,15 @@
-//! The pool of idle workers: taking one for a call, giving it back, retiring it
-//! after `recycle_after` calls, and starting replacements in the background.
+//! The pool of idle workers: taking one for a call, giving it back, recycling one
+//! at a time (the replacement starts before the old one leaves), and starting
+//! replacements for failed workers in the background.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::process::{Failure, Worker};
 use super::{Engine, EngineError};
+
+/// A call at least this long may have grown its worker's memory: check it.
+const SLOW_CALL: Duration = Duration::from_millis(20);
 
 /// Counts a call in flight for as long as it lives.
 pub(super) struct InFlight<'a> {
@@ -55,18 +59,45 @@ impl Engine {
         }
     }
 
-    /// Gives a worker back after a call, or retires it when it is due for recycling.
-    pub(super) fn release(&self, mut worker: Worker) {
+    /// Gives a worker back after a call. A worker due for recycling (after
+    /// `recycle_after` calls, or when its memory grew by `recycle_memory` since it
+    /// loaded) keeps serving while its replacement starts; the replacement takes its
+    /// place once it has loaded and caught up. One worker is recycled at a time, so
+    /// the pool never runs short because of recycling.
+    pub(super) fn release(&self, worker: Worker) {
+        self.release_after(worker, Duration::ZERO);
+    }
+
+    /// [`release`](Self::release) after a call that took `elapsed`: memory is
+    /// checked after slow calls (only they can have built much) and every 1,000.
+    pub(super) fn release_after(&self, mut worker: Worker, elapsed: Duration) {
         worker.calls += 1;
-        if worker.calls >= self.inner.config.recycle_after
-            && !self.inner.single.load(Ordering::Acquire)
-        {
-            // Memory is only freed with the Machine: retire this worker and start a
-            // fresh one (it catches up with the current generation on first use).
+        if self.take_retired(worker.pid()) {
             drop(worker);
-            self.replace_in_background();
-            tracing::debug!(target: "charon::engine", "recycling a worker");
             return;
+        }
+        if !self.inner.single.load(Ordering::Acquire) {
+            let config = &self.inner.config;
+            let mut why = None;
+            if worker.calls >= config.recycle_after {
+                why = Some(format!("after {} calls", worker.calls));
+            } else if config.recycle_memory > 0
+                && (elapsed >= SLOW_CALL || worker.calls.is_multiple_of(1000))
+                && let Some(rss) = worker.rss()
+                && rss > worker.loaded_rss + config.recycle_memory
+            {
+                why = Some(format!(
+                    "its memory grew from {} MiB to {} MiB",
+                    worker.loaded_rss >> 20,
+                    rss >> 20
+                ));
+            }
+            if let Some(why) = why
+                && !self.inner.recycling.swap(true, Ordering::AcqRel)
+            {
+                tracing::info!(target: "charon::engine", worker = worker.pid(), "recycling a worker: {why}");
+                self.start_replacement(worker.pid());
+            }
         }
         self.put_back(worker);
     }
@@ -78,36 +109,83 @@ impl Engine {
         self.inner.available.notify_one();
     }
 
-    /// Starts a worker in place of one that is gone, retrying with back-off. The new
-    /// worker catches up with the state before it joins the pool, so no call waits
-    /// for that.
+    /// Whether `pid` is a recycled worker whose replacement has joined the pool (it
+    /// leaves the pool now); clears the mark.
+    fn take_retired(&self, pid: u32) -> bool {
+        self.inner
+            .retired
+            .compare_exchange(pid, 0, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Lets go of a worker that must not serve again (it failed, or its state is
+    /// unknown), starting its replacement unless it was being recycled anyway.
+    pub(super) fn discard(&self, worker: Worker) {
+        let pid = worker.pid();
+        drop(worker);
+        if !self.take_retired(pid) {
+            self.replace_in_background();
+        }
+    }
+
+    /// Starts the replacement of a worker due for recycling; see `release`.
+    fn start_replacement(&self, old: u32) {
+        let engine = self.clone();
+        std::thread::spawn(move || {
+            let fresh = engine.start_caught_up();
+            let mut idle = engine.inner.idle.lock().unwrap_or_else(|p| p.into_inner());
+            let retired = match idle.iter().position(|w| w.pid() == old) {
+                Some(i) => Some(idle.swap_remove(i)),
+                None => {
+                    // Busy: it leaves when it comes back (`take_retired`).
+                    engine.inner.retired.store(old, Ordering::Release);
+                    None
+                }
+            };
+            idle.push(fresh);
+            drop(idle);
+            engine.inner.available.notify_one();
+            engine.inner.recycling.store(false, Ordering::Release);
+            drop(retired);
+        });
+    }
+
+    /// Starts a worker and brings it to the current generation, retrying with
+    /// back-off until that works.
+    fn start_caught_up(&self) -> Worker {
+        let mut delay = Duration::from_millis(100);
+        loop {
+            let started = self.spawn_worker().and_then(|mut w| {
+                let deadline = Instant::now() + Duration::from_secs(600);
+                match self.sync(&mut w, deadline) {
+                    Ok(()) => Ok(w),
+                    Err(Failure::Timeout) => {
+                        Err(EngineError::Spawn("catching up timed out".into()))
+                    }
+                    Err(Failure::Died(m)) => Err(EngineError::Spawn(m)),
+                    Err(Failure::OutOfMemory) => {
+                        Err(EngineError::Spawn("catching up ran out of memory".into()))
+                    }
+                }
+            });
+            match started {
+                Ok(w) => return w,
+                Err(e) => {
+                    tracing::error!(target: "charon::engine", "cannot restart a worker: {e}");
+                    std::thread::sleep(delay);
+                    delay = (delay * 2).min(Duration::from_secs(10));
+                }
+            }
+        }
+    }
+
+    /// Starts a worker in place of one that is gone. The new worker catches up
+    /// with the state before it joins the pool, so no call waits for that.
     pub(super) fn replace_in_background(&self) {
         let engine = self.clone();
         std::thread::spawn(move || {
-            let mut delay = Duration::from_millis(100);
-            loop {
-                let started = engine.spawn_worker().and_then(|mut w| {
-                    let deadline = Instant::now() + Duration::from_secs(600);
-                    match engine.sync(&mut w, deadline) {
-                        Ok(()) => Ok(w),
-                        Err(Failure::Timeout) => {
-                            Err(EngineError::Spawn("catching up timed out".into()))
-                        }
-                        Err(Failure::Died(m)) => Err(EngineError::Spawn(m)),
-                    }
-                });
-                match started {
-                    Ok(w) => {
-                        engine.put_back(w);
-                        return;
-                    }
-                    Err(e) => {
-                        tracing::error!(target: "charon::engine", "cannot restart a worker: {e}");
-                        std::thread::sleep(delay);
-                        delay = (delay * 2).min(Duration::from_secs(10));
-                    }
-                }
-            }
+            let w = engine.start_caught_up();
+            engine.put_back(w);
         });
     }
 }

@@ -4,6 +4,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::protocol::{Request, Response};
@@ -28,16 +29,39 @@ pub(super) struct Worker {
     pub(super) calls: u64,
     /// The database generation this worker holds (`u64::MAX`: unknown, restore it).
     pub(super) generation: u64,
+    /// Resident memory once loaded, in bytes (the base for `recycle_memory`).
+    pub(super) loaded_rss: u64,
+    /// What the worker last said on stderr that matters when it stops: the
+    /// directive it is running while loading, an allocation failure.
+    last_words: Arc<Mutex<LastWords>>,
 }
+
+/// See [`Worker::last_words`].
+#[derive(Debug, Default)]
+struct LastWords {
+    /// The directive running (`'$charon_running'/2` in `wrapper.pl`), if any.
+    directive: Option<String>,
+    /// The allocator reported running out of memory.
+    out_of_memory: bool,
+}
+
+/// The prefix of the lines `'$charon_running'/2` writes to stderr.
+const RUNNING: &str = "charon-running: ";
 
 /// Why a request got no answer.
 pub(super) enum Failure {
     Timeout,
     Died(String),
+    /// The worker died for want of memory.
+    OutOfMemory,
 }
 
 impl Worker {
-    pub(super) fn spawn(files: &Files, limits: &Limits) -> Result<Worker, EngineError> {
+    pub(super) fn spawn(
+        files: &Files,
+        limits: &Limits,
+        load_timeout: Duration,
+    ) -> Result<Worker, EngineError> {
         let exe = std::env::current_exe().map_err(|e| EngineError::Spawn(e.to_string()))?;
         let mut cmd = Command::new(exe);
         cmd.env(worker::WORKER_ENV, "1")
@@ -54,11 +78,22 @@ impl Worker {
             return Err(EngineError::Spawn("worker pipes missing".into()));
         };
         let pid = child.id();
+        let last_words = Arc::new(Mutex::new(LastWords::default()));
+        let heard = last_words.clone();
         std::thread::Builder::new()
             .name(format!("charon-worker-{pid}-err"))
             .spawn(move || {
                 for line in BufReader::new(stderr).lines() {
                     let Ok(line) = line else { break };
+                    let mut words = heard.lock().unwrap_or_else(|p| p.into_inner());
+                    if let Some(directive) = line.strip_prefix(RUNNING) {
+                        words.directive = (directive != "done").then(|| directive.to_string());
+                        continue;
+                    }
+                    if line.starts_with("memory allocation of") {
+                        words.out_of_memory = true;
+                    }
+                    drop(words);
                     if line.contains("discontiguous") {
                         // scryer keeps only the last group of such clauses.
                         tracing::warn!(target: "charon::engine", worker = pid, "{line} (only the last group of clauses is kept: declare the predicate `:- discontiguous(Name/Arity).` to keep them all)");
@@ -75,16 +110,19 @@ impl Worker {
             pending: Vec::new(),
             calls: 0,
             generation: 0,
+            loaded_rss: 0,
+            last_words,
         };
         let load = Request::Load {
             wrapper: files.wrapper.display().to_string(),
             kb: files.kb.display().to_string(),
         };
-        match worker.request(&load, Duration::from_secs(120)) {
+        match worker.request(&load, load_timeout) {
             Ok(Response::Loaded { ok: true, messages }) => {
                 if !messages.trim().is_empty() {
                     tracing::warn!(target: "charon::engine", "{}", messages.trim());
                 }
+                worker.loaded_rss = worker.rss().unwrap_or(0);
                 Ok(worker)
             }
             Ok(Response::Loaded {
@@ -98,9 +136,54 @@ impl Worker {
                 worker.kill();
                 Err(EngineError::Spawn(format!("unexpected answer {other:?}")))
             }
-            Err(Failure::Timeout) => Err(EngineError::Spawn("worker did not start".into())),
+            Err(Failure::Timeout) => {
+                let running = worker.last_words().directive;
+                let file = files.kb.display();
+                let secs = load_timeout.as_secs_f64();
+                Err(EngineError::Load(match running {
+                    Some(d) => format!(
+                        "{file}: loading did not finish within {secs} s: the directive `{d}` was still running (fix it, or raise the load timeout)"
+                    ),
+                    None => format!(
+                        "{file}: loading did not finish within {secs} s (a large file, or a directive that does not end; raise the load timeout if it is only large)"
+                    ),
+                }))
+            }
             Err(Failure::Died(m)) => Err(EngineError::Spawn(m)),
+            Err(Failure::OutOfMemory) => Err(EngineError::Load(format!(
+                "{}: loading ran out of memory (raise the worker memory limit)",
+                files.kb.display()
+            ))),
         }
+    }
+
+    fn last_words(&self) -> LastWords {
+        let words = self.last_words.lock().unwrap_or_else(|p| p.into_inner());
+        LastWords {
+            directive: words.directive.clone(),
+            out_of_memory: words.out_of_memory,
+        }
+    }
+
+    /// Whether the worker said it ran out of memory before it stopped. Its stderr
+    /// is read by another thread: give that a moment to catch the last line.
+    pub(super) fn ran_out_of_memory(&self) -> bool {
+        for _ in 0..20 {
+            if self.last_words().out_of_memory {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
+    /// The worker's resident memory in bytes (Linux `/proc`; `None` elsewhere).
+    pub(super) fn rss(&self) -> Option<u64> {
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
+        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        Some(pages * u64::try_from(page).unwrap_or(4096))
     }
 
     pub(super) fn request(
@@ -146,6 +229,9 @@ impl Worker {
             }
             Err(died) => {
                 self.kill();
+                if self.ran_out_of_memory() {
+                    return Err(Failure::OutOfMemory);
+                }
                 Err(died)
             }
         }

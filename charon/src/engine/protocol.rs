@@ -45,9 +45,10 @@ pub(crate) enum Request {
 pub(crate) enum Response {
     /// The KB loaded (`ok`), or not, with the engine's messages.
     Loaded { ok: bool, messages: String },
-    /// The binding of `R` in a `Run` query, or `None` when the query failed.
+    /// The wrapper's result of a `Run` query as text (`write_term/3` with `quoted`
+    /// and `ignore_ops`), or `None` when the query wrote none.
     Ran {
-        result: Option<PlTerm>,
+        result: Option<String>,
         output: String,
         /// The recorded changes (text), when asked for.
         changes: Option<String>,

@@ -67,16 +67,37 @@ fn serve() -> i32 {
     }
 }
 
+/// What the machine wrote to `user_output`, and where each flush ended: the
+/// wrapper writes a call's answer as the last flush (see `'$charon_emit'/2`).
+#[derive(Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    flushes: Vec<usize>,
+}
+
+type Output = Rc<RefCell<Captured>>;
+
 fn serve_on(mut proto: std::fs::File) -> i32 {
-    let output = Rc::new(RefCell::new(Vec::<u8>::new()));
+    let output: Output = Rc::default();
     let sink = output.clone();
     let (_input, streams) = StreamConfig::from_callbacks(
         Some(Box::new(move |cursor: &mut std::io::Cursor<Vec<u8>>| {
-            sink.borrow_mut().extend_from_slice(cursor.get_ref());
+            let mut captured = sink.borrow_mut();
+            captured.bytes.extend_from_slice(cursor.get_ref());
+            // scryer may call back more than once per flush: an empty call is no flush.
+            let end = captured.bytes.len();
+            if captured.flushes.last() != Some(&end) {
+                captured.flushes.push(end);
+            }
             cursor.get_mut().clear();
             cursor.set_position(0);
         })),
-        None,
+        // user_error goes to the worker's stderr, which the engine logs.
+        Some(Box::new(|cursor: &mut std::io::Cursor<Vec<u8>>| {
+            let _ = std::io::stderr().write_all(cursor.get_ref());
+            cursor.get_mut().clear();
+            cursor.set_position(0);
+        })),
     );
     let mut machine = MachineBuilder::default().with_streams(streams).build();
     let mut requests = std::io::BufReader::new(std::io::stdin().lock());
@@ -145,12 +166,25 @@ fn send(proto: &mut std::fs::File, response: &Response) -> std::io::Result<()> {
     proto.write_all(&line)
 }
 
-fn take_output(output: &Rc<RefCell<Vec<u8>>>) -> String {
-    let bytes = std::mem::take(&mut *output.borrow_mut());
-    String::from_utf8_lossy(&bytes).into_owned()
+fn take_output(output: &Output) -> String {
+    let captured = std::mem::take(&mut *output.borrow_mut());
+    String::from_utf8_lossy(&captured.bytes).into_owned()
 }
 
-fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request) -> Response {
+/// Splits off the answer the wrapper wrote as the last flush: (what the goal
+/// printed, the answer's text).
+fn take_answer(output: &Output) -> (String, Option<String>) {
+    let Captured { mut bytes, flushes } = std::mem::take(&mut *output.borrow_mut());
+    let Some(&end) = flushes.last() else {
+        return (String::from_utf8_lossy(&bytes).into_owned(), None);
+    };
+    let start = flushes.iter().rev().nth(1).copied().unwrap_or(0);
+    let answer = String::from_utf8_lossy(&bytes[start..end]).into_owned();
+    bytes.drain(start..end);
+    (String::from_utf8_lossy(&bytes).into_owned(), Some(answer))
+}
+
+fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response {
     match request {
         Request::Load { wrapper, kb } => {
             let ok = consult(machine, &wrapper)
@@ -167,7 +201,10 @@ fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request
             }
         }
         Request::Run { query, changes, .. } => {
-            let result = binding(machine, query, "R");
+            take_output(output);
+            // The wrapper writes the answer and fails (see `'$charon_emit'/1`).
+            run_all(machine, query);
+            let (printed, result) = take_answer(output);
             let changes = changes.then(|| {
                 match binding(machine, "'$charon_changes'(R).".into(), "R") {
                     Some(PlTerm::Str(text)) => text,
@@ -177,7 +214,7 @@ fn handle(machine: &mut Machine, output: &Rc<RefCell<Vec<u8>>>, request: Request
             });
             Response::Ran {
                 result,
-                output: take_output(output),
+                output: printed,
                 changes,
             }
         }

@@ -10,30 +10,60 @@
 :- use_module(library(charsio)).
 :- use_module(library(files)).
 
-% '$charon_once'(+Template, +Goal, +Limit, -Result)
-% Result: ok(Template) | false | limit | exception(E).
-'$charon_once'(T, G, Lim, R) :-
+% '$charon_once'(+Template, +Goal, +Limit, -Unused)
+% Writes the result, ok(Template) | false | limit | exception(E), as the last flush
+% of user_output (see '$charon_emit'/1), then fails.
+'$charon_once'(T, G, Lim, _) :-
     (   catch(call_with_inference_limit(G, Lim, R0), E, true)
-    ->  (   nonvar(E) -> R = exception(E)
+    ->  (   nonvar(E) -> '$charon_exception'(E, R)
         ;   R0 == inference_limit_exceeded -> R = limit
         ;   R = ok(T)
         )
     ;   R = false
     ),
-    flush_output.
+    '$charon_emit'(R).
 
-% '$charon_all'(+Template, +Goal, +Limit, +Max, -Result)
-% Result: ok(List) | limit | too_many | exception(E).
-'$charon_all'(T, G, Lim, Max, R) :-
-    (   catch(call_with_inference_limit(findall(T, G, L), Lim, R0), E, true)
-    ->  (   nonvar(E) -> R = exception(E)
+% '$charon_all'(+Template, +Goal, +Limit, +Max, -Unused)
+% Result: ok(List) | limit | too_many | exception(E). Collecting stops at the
+% (Max+1)th solution: an endless generator is "too many", not an inference limit.
+'$charon_all'(T, G, Lim, Max, _) :-
+    bb_put('$charon_solutions', 0),
+    (   catch(call_with_inference_limit(findall(T, '$charon_upto'(G, Max), L), Lim, R0), E, true)
+    ->  (   E == '$charon_too_many' -> R = too_many
+        ;   nonvar(E) -> '$charon_exception'(E, R)
         ;   R0 == inference_limit_exceeded -> R = limit
-        ;   length(L, N), N > Max -> R = too_many
         ;   R = ok(L)
         )
     ;   R = ok([])
     ),
-    flush_output.
+    '$charon_emit'(R).
+% When the heap runs out under the worker's memory limit, scryer 0.10 throws a term
+% that reads as the running query itself ('$charon_once'/4 or '$charon_all'/5)
+% rather than resource_error(memory): name it for what it is.
+'$charon_exception'(E, exception(error(resource_error(memory), charon))) :-
+    (   E = '$charon_once'(_, _, _, _) ; E = '$charon_all'(_, _, _, _, _) ), !.
+'$charon_exception'(E, exception(E)).
+'$charon_upto'(G, Max) :-
+    call(G),
+    bb_get('$charon_solutions', N0),
+    N is N0 + 1,
+    bb_put('$charon_solutions', N),
+    (   N > Max -> throw('$charon_too_many') ; true ).
+
+% '$charon_emit'(+Result): flushes what the goal printed, then writes
+% '$charon_answer'(Result) as one more flush of user_output, which the worker
+% takes as the answer; then fails, so that the query leaves no binding behind.
+% Text rather than bindings: scryer converts a bound term to Rust in time
+% quadratic in a list's length (and panics on some strings), while its writer is
+% linear at any depth.
+'$charon_emit'(R) :-
+    flush_output(user_output),
+    % No acyclic_term/1 check: in scryer 0.10 it corrupts the strings in a term
+    % (the writer then prints another term in their place).
+    catch(write_term(user_output, '$charon_answer'(R), [quoted(true), ignore_ops(true)]),
+          _, true),
+    flush_output(user_output),
+    fail.
 
 % '$charon_floats'(+Goal): calls Goal after turning every '$charon_f'(M, E) in it
 % into the float M * 2^E. scryer reads float literals lossily; this is exact.
@@ -471,10 +501,24 @@
 
 % '$charon_expand'(+Clause0, +Module, -Clause): fails when nothing changes, which
 % also ends the loader's repeated expansion.
+% An initialization goal (scryer runs no other goal as a directive) is wrapped so
+% that the engine can say which one is running if loading does not finish
+% ('$charon_running'/2).
+'$charon_expand'((:- initialization(G)), M, (:- initialization(user:'$charon_running'(initialization(G), M:G)))) :-
+    nonvar(G), G \= '$charon_running'(_, _), G \= _:'$charon_running'(_, _), !.
 '$charon_expand'((H :- B0), M, (H :- B)) :-
     '$charon_rewrite'(B0, M, B), B \== B0.
 '$charon_expand'((H --> B0), M, (H --> B)) :-
     '$charon_rewrite_dcg'(B0, M, B), B \== B0.
+
+% '$charon_running'(+Directive, +Goal): runs Goal, saying on stderr which
+% directive runs until it ends (the engine names it if loading times out).
+'$charon_running'(D, G) :-
+    '$charon_show'(D, A),
+    format(user_error, "charon-running: ~a~n", [A]),
+    flush_output(user_error),
+    setup_call_cleanup(true, G,
+        ( format(user_error, "charon-running: done~n", []), flush_output(user_error) )).
 
 % Libraries (loaded from scryer's own '/lib') keep their code: their internal
 % state is theirs, loaded alike in every worker.

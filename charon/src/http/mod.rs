@@ -1,5 +1,6 @@
 //! The HTTP/JSON surface: an [`axum::Router`] with one route per operation,
-//! `GET /openapi.json` and `GET /health`, and problem details for every error.
+//! `GET /openapi.json`, `GET /health` (liveness) and `GET /health/ready` (readiness), and
+//! problem details for every error.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -87,6 +88,7 @@ pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
     }
     let docs = app.clone();
     let health = app.clone();
+    let ready = app.clone();
     router
         .route(
             "/openapi.json",
@@ -103,29 +105,28 @@ pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
         .route(
             "/health",
             any(move |req: Request| {
-                let health = health.clone();
+                let kb = health.kb.clone();
+                async move {
+                    match only_get(&req) {
+                        Some(p) => p.into_response(),
+                        None => axum::Json(liveness(&kb)).into_response(),
+                    }
+                }
+            }),
+        )
+        .route(
+            "/health/ready",
+            any(move |req: Request| {
+                let kb = ready.kb.clone();
                 async move {
                     if let Some(p) = only_get(&req) {
                         return p.into_response();
                     }
-                    let kb = health.kb.clone();
-                    match tokio::task::spawn_blocking(move || kb.ping()).await {
-                        Ok(Ok(())) => {
-                            let kb = &health.kb;
-                            let mut body = json!({
-                                "status": "ok",
-                                "operations": kb.operations().len(),
-                                "generation": kb.generation(),
-                            });
-                            if let Some((file, generation)) = kb.persisted() {
-                                body["persist"] = json!({
-                                    "file": file.display().to_string(),
-                                    "generation": generation,
-                                });
-                            }
-                            axum::Json(body).into_response()
-                        }
-                        Ok(Err(e)) => Problem::unavailable(e.to_string()).into_response(),
+                    let probe = kb.clone();
+                    let wait = READY_WAIT;
+                    match tokio::task::spawn_blocking(move || probe.ready(wait)).await {
+                        Ok(Ok(())) => axum::Json(json!({"status": "ready"})).into_response(),
+                        Ok(Err(why)) => Problem::not_ready(why).into_response(),
                         Err(e) => Problem::internal(e.to_string()).into_response(),
                     }
                 }
@@ -134,6 +135,44 @@ pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
         .fallback(
             |req: Request| async move { Problem::not_found(req.uri().path()).into_response() },
         )
+}
+
+/// How long `GET /health/ready` waits for a busy engine to take a trivial call.
+const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `GET /health`: the process is up and serving; answered at once, without the
+/// engine (a busy engine is healthy). Counters for monitoring come along.
+fn liveness(kb: &KnowledgeBase) -> Value {
+    let stats = kb.stats();
+    let cache = kb.cache_stats();
+    let config = kb.config();
+    let mut body = json!({
+        "status": "ok",
+        "operations": kb.operations().len(),
+        "generation": kb.generation(),
+        "engine": {
+            "workers": config.workers,
+            "idle_workers": kb.idle_worker_pids().len(),
+            "workers_started": stats.workers_started,
+            "calls": stats.calls,
+            "pending": kb.pending(),
+            "max_pending": config.max_pending,
+        },
+        "cache": {
+            "hits": cache.hits,
+            "misses": cache.misses,
+            "entries": cache.entries,
+            "bytes": cache.bytes,
+            "capacity": cache.capacity,
+        },
+    });
+    if let Some((file, generation)) = kb.persisted() {
+        body["persist"] = json!({
+            "file": file.display().to_string(),
+            "generation": generation,
+        });
+    }
+    body
 }
 
 fn only_get(req: &Request) -> Option<Problem> {

@@ -22,18 +22,37 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
         path_item.insert(method.into(), operation(op));
         paths.insert(format!("/{}", op.name), Value::Object(path_item));
     }
+    let count = || json!({"type": "integer", "minimum": 0});
     paths.insert(
         "/health".into(),
         json!({"get": {
             "operationId": "health",
-            "summary": "Whether the engine answers",
+            "summary": "Liveness: the server is up (answered at once, without the engine)",
             "responses": {
-                "200": {"description": "The engine answered a trivial goal.", "content": {"application/json": {"schema": {
+                "200": {"description": "The server is up, with counters for monitoring. A busy engine is still healthy: see /health/ready.", "content": {"application/json": {"schema": {
                     "type": "object",
                     "properties": {
                         "status": {"const": "ok"},
-                        "operations": {"type": "integer"},
+                        "operations": count(),
                         "generation": {"type": "integer", "minimum": 0, "description": "The database generation: it changes with every write that changed something."},
+                        "engine": {
+                            "type": "object",
+                            "properties": {
+                                "workers": count(), "idle_workers": count(), "workers_started": count(),
+                                "calls": count(), "pending": count(), "max_pending": count(),
+                            },
+                            "required": ["workers", "idle_workers", "workers_started", "calls", "pending", "max_pending"],
+                            "additionalProperties": false,
+                        },
+                        "cache": {
+                            "description": "The answer cache: hits and misses since start, entries and bytes held now, the bound on bytes.",
+                            "type": "object",
+                            "properties": {
+                                "hits": count(), "misses": count(), "entries": count(), "bytes": count(), "capacity": count(),
+                            },
+                            "required": ["hits", "misses", "entries", "bytes", "capacity"],
+                            "additionalProperties": false,
+                        },
                         "persist": {
                             "description": "With --persist: the file the database is written back to, and the generation last written to it.",
                             "type": "object",
@@ -42,10 +61,25 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
                             "additionalProperties": false,
                         },
                     },
-                    "required": ["status", "operations", "generation"],
+                    "required": ["status", "operations", "generation", "engine", "cache"],
                     "additionalProperties": false,
                 }}}},
-                "503": problem_response("The engine did not answer."),
+            },
+        }}),
+    );
+    paths.insert(
+        "/health/ready".into(),
+        json!({"get": {
+            "operationId": "health.ready",
+            "summary": "Readiness: the engine can take a call now",
+            "responses": {
+                "200": {"description": "A worker is free (or became free within a second) and the admission limit has room.", "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "properties": {"status": {"const": "ready"}},
+                    "required": ["status"],
+                    "additionalProperties": false,
+                }}}},
+                "503": problem_response("Every worker is busy, or the admission limit is reached."),
             },
         }}),
     );

@@ -107,13 +107,13 @@ impl Problem {
         )
     }
 
-    /// 503: the engine does not answer.
-    pub fn unavailable(detail: String) -> Self {
+    /// 503: the engine cannot take a call now (`GET /ready`).
+    pub fn not_ready(detail: String) -> Self {
         Problem::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "engine-unavailable",
-            "Engine unavailable",
-            format!("the engine did not answer: {detail}"),
+            "not-ready",
+            "Not ready",
+            detail,
         )
     }
 
@@ -168,6 +168,22 @@ impl Problem {
                     StatusCode::UNPROCESSABLE_ENTITY,
                     "too-many-solutions",
                     "Too many solutions",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
+            CallError::MemoryLimit { operation, .. } => {
+                let kind = (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "memory-limit",
+                    "Memory limit exceeded",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
+            CallError::AnswerTooDeep { operation, .. } => {
+                let kind = (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "answer-too-deep",
+                    "Answer nested too deeply",
                 );
                 Problem::of(kind, detail).with("operation", operation)
             }

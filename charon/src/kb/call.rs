@@ -12,12 +12,17 @@
 use std::ops::Deref;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use super::{CallError, KnowledgeBase, codec};
 use crate::engine::{Access, EngineError};
 use crate::pldoc::Operation;
+
+/// How long past its deadline an async caller waits for a call that has not
+/// started: the engine itself answers at the deadline once a call runs.
+const DEADLINE_GRACE: Duration = Duration::from_millis(20);
 
 /// An operation of one knowledge base, resolved once by [`KnowledgeBase::resolve`].
 /// It is only valid for the knowledge base that made it: another one refuses it as an
@@ -169,8 +174,9 @@ impl KnowledgeBase {
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
+        let deadline = Instant::now() + self.engine.config().limits.time;
         let _admitted = admit(self, operation)?;
-        self.run(call)
+        self.run(call, deadline)
     }
 
     /// Runs a call from async code, on any executor. The engine work happens on
@@ -182,17 +188,22 @@ impl KnowledgeBase {
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
+        // The time limit runs from here: waiting for a thread, the database lock
+        // and a worker all count.
+        let limit = self.engine.config().limits.time;
+        let deadline = Instant::now() + limit;
         // The place is given back when the engine work ends, even if this future
         // was dropped meanwhile (the engine is busy until then).
         let admitted = admit(Arc::clone(self), operation.clone())?;
         let (send, receive) = tokio::sync::oneshot::channel();
         let work = move || {
-            let result = admitted.0.run(call);
+            let result = admitted.0.run(call, deadline);
             // Give the place back before the caller sees the answer, so its next call
             // is never refused for a place this one still held.
             drop(admitted);
             let _ = send.send(result);
         };
+        let in_tokio = tokio::runtime::Handle::try_current().is_ok();
         let spawned = match tokio::runtime::Handle::try_current() {
             Ok(runtime) => {
                 drop(runtime.spawn_blocking(work));
@@ -208,9 +219,20 @@ impl KnowledgeBase {
             error: EngineError::Crashed(why),
         };
         spawned.map_err(|e| failed(format!("cannot start the call's thread: {e}")))?;
-        receive
-            .await
-            .unwrap_or_else(|_| Err(failed("the call's thread failed".into())))
+        // The engine stops a running call at the deadline itself; this bound is for
+        // a call still waiting for a thread of the blocking pool, which then finds
+        // its deadline passed and returns at once.
+        // (Outside tokio the call has a thread of its own and no timer is needed.)
+        let answer = if in_tokio {
+            let late = tokio::time::Instant::from_std(deadline + DEADLINE_GRACE);
+            match tokio::time::timeout_at(late, receive).await {
+                Ok(answer) => answer,
+                Err(_) => return Err(CallError::TimeLimit { operation, limit }),
+            }
+        } else {
+            receive.await
+        };
+        answer.unwrap_or_else(|_| Err(failed("the call's thread failed".into())))
     }
 
     /// Calls operation `name` with a JSON object of arguments; returns the JSON
@@ -253,29 +275,33 @@ impl KnowledgeBase {
         })
     }
 
-    /// Runs a call on the engine.
-    fn run(&self, call: Call) -> Result<Answer, CallError> {
+    /// Runs a call on the engine; it must answer by `deadline`.
+    fn run(&self, call: Call, deadline: Instant) -> Result<Answer, CallError> {
         let op = self.call_op(&call)?;
         let access = self.effects[call.op.index].access;
         let limits = &self.engine.config().limits;
         let key = call.cacheable.then(|| call.query.clone());
-        let outcome = self
-            .engine
-            .run(call.query, access)
-            .map_err(|error| match error {
-                EngineError::TimeLimit(limit) => CallError::TimeLimit {
-                    operation: op.name.to_string(),
-                    limit,
-                },
-                error => CallError::Engine {
-                    operation: op.name.to_string(),
-                    error,
-                },
-            })?;
+        let outcome =
+            self.engine
+                .run(call.query, access, deadline)
+                .map_err(|error| match error {
+                    EngineError::TimeLimit(limit) => CallError::TimeLimit {
+                        operation: op.name.to_string(),
+                        limit,
+                    },
+                    EngineError::MemoryLimit(limit) => CallError::MemoryLimit {
+                        operation: op.name.to_string(),
+                        limit,
+                    },
+                    error => CallError::Engine {
+                        operation: op.name.to_string(),
+                        error,
+                    },
+                })?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
         }
-        let value = codec::shape(op, outcome.outcome, limits.inferences, limits.solutions)?;
+        let value = codec::shape(op, outcome.outcome, limits)?;
         if let Some(key) = key {
             // Tagged with the generation seen before the run (see `cache`).
             self.cache.insert(key, call.generation, value.clone());
@@ -286,15 +312,24 @@ impl KnowledgeBase {
         })
     }
 
-    /// Checks that the engine answers a trivial goal.
+    /// Checks that the engine answers a trivial goal within the time limit.
     pub fn ping(&self) -> Result<(), CallError> {
+        self.ping_within(self.engine.config().limits.time)
+    }
+
+    /// Checks that the engine answers a trivial goal within `wait`.
+    pub(crate) fn ping_within(&self, wait: Duration) -> Result<(), CallError> {
         let engine_error = |error| CallError::Engine {
             operation: "health".into(),
             error,
         };
         let outcome = self
             .engine
-            .run("'$charon_once'(sol,true,1000,R).".into(), Access::Read)
+            .run(
+                "'$charon_once'(sol,true,1000,R).".into(),
+                Access::Read,
+                Instant::now() + wait,
+            )
             .map_err(engine_error)?;
         match outcome.outcome {
             crate::engine::Outcome::Solved(_) => Ok(()),

@@ -3,9 +3,9 @@
 use serde_json::{Map, Value};
 
 use super::{ArgumentError, CallError};
-use crate::engine::Outcome;
+use crate::engine::{EngineError, Limits, Outcome};
 use crate::pldoc::{Determinism, Mode, Operation};
-use crate::term::{self, OutputTypeError, PlTerm};
+use crate::term::{self, OutputTypeError, PlTerm, ReadError};
 
 /// The input values of a JSON object of arguments, in mode-line order.
 pub(crate) fn inputs_of<'v>(
@@ -79,12 +79,7 @@ pub(crate) fn build_query(
 }
 
 /// Shapes a decoded outcome by the declared determinism: one solution or an array.
-pub(crate) fn shape(
-    op: &Operation,
-    outcome: Outcome,
-    inferences: u64,
-    solutions: usize,
-) -> Result<Value, CallError> {
+pub(crate) fn shape(op: &Operation, outcome: Outcome, limits: &Limits) -> Result<Value, CallError> {
     let operation = || op.name.to_string();
     match outcome {
         Outcome::Solved(payload) if op.determinism.is_many() => {
@@ -116,11 +111,23 @@ pub(crate) fn shape(
         },
         Outcome::InferenceLimit => Err(CallError::InferenceLimit {
             operation: operation(),
-            limit: inferences,
+            limit: limits.inferences,
         }),
         Outcome::TooManySolutions => Err(CallError::TooManySolutions {
             operation: operation(),
-            limit: solutions,
+            limit: limits.solutions,
+        }),
+        Outcome::MemoryLimit => Err(CallError::MemoryLimit {
+            operation: operation(),
+            limit: limits.memory,
+        }),
+        Outcome::Unreadable(ReadError::TooDeep(limit)) => Err(CallError::AnswerTooDeep {
+            operation: operation(),
+            limit,
+        }),
+        Outcome::Unreadable(error) => Err(CallError::Engine {
+            operation: operation(),
+            error: EngineError::Protocol(error.to_string()),
         }),
         Outcome::Exception(term) => Err(CallError::Exception {
             operation: operation(),

@@ -133,6 +133,26 @@ pub enum CallError {
         /// The limit in force.
         limit: Duration,
     },
+    /// The call ran out of memory: the engine raised `resource_error(memory)` or
+    /// its worker died for want of memory ([`Limits::memory`](crate::Limits)).
+    #[error("{operation} ran out of memory{} and was stopped", limit.map(|b| format!(" (the limit is {} MiB per worker)", b >> 20)).unwrap_or_default())]
+    MemoryLimit {
+        /// The operation.
+        operation: String,
+        /// The limit in force, in bytes.
+        limit: Option<u64>,
+    },
+    /// The answer nests terms deeper than Charon delivers (lists count as one
+    /// level, whatever their length).
+    #[error(
+        "{operation}: the answer nests terms more than {limit} levels deep; return a flatter term"
+    )]
+    AnswerTooDeep {
+        /// The operation.
+        operation: String,
+        /// The depth limit.
+        limit: usize,
+    },
     /// An output value does not fit its declared type.
     #[error("{operation}: output `{argument}` {error}")]
     Output {

@@ -306,6 +306,39 @@ impl KnowledgeBase {
         self.engine.stats()
     }
 
+    /// Answer cache counters (hits, misses, entries, bytes held).
+    pub fn cache_stats(&self) -> crate::cache::CacheStats {
+        self.cache.stats()
+    }
+
+    /// Calls admitted to the engine right now (running or waiting for a worker).
+    pub fn pending(&self) -> usize {
+        self.pending.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Whether the engine can take a call now: a place among `max_pending` is free
+    /// and a worker is idle, or answers a trivial goal within `wait`. This is
+    /// readiness; the process being up (liveness) needs no engine at all.
+    pub fn ready(&self, wait: std::time::Duration) -> Result<(), String> {
+        let limit = self.engine.config().max_pending.max(1);
+        let pending = self.pending();
+        if pending >= limit {
+            return Err(format!(
+                "{pending} calls are already waiting for the engine (the limit is {limit})"
+            ));
+        }
+        if !self.engine.idle_worker_pids().is_empty() {
+            return Ok(());
+        }
+        self.ping_within(wait).map_err(|e| match e {
+            CallError::Engine {
+                error: EngineError::TimeLimit(_),
+                ..
+            } => format!("no engine worker became free within {wait:?}"),
+            other => other.to_string(),
+        })
+    }
+
     /// Process ids of the engine workers that are idle at this moment (for
     /// monitoring; busy workers are not listed).
     pub fn idle_worker_pids(&self) -> Vec<u32> {

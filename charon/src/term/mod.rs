@@ -13,6 +13,10 @@ use serde_json::Value;
 
 use crate::pldoc::Type;
 
+mod read;
+
+pub use read::{ReadError, read_term};
+
 /// A Prolog term as the engine returns it. Integers are kept as decimal text so that
 /// bigints stay exact across the worker boundary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
