@@ -403,3 +403,69 @@ fn a_timed_out_write_leaves_no_file_behind() {
     drop(server);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// Reads from async callers run in batches (one write to a worker, answers read as
+/// they come). A slow call must not hold up the calls batched behind it: they are
+/// given to another worker, and the slow one alone meets its time limit.
+#[test]
+fn a_slow_read_holds_up_no_other_read() {
+    let limit = Duration::from_secs(3);
+    let kb = std::sync::Arc::new(kb_with(EngineConfig {
+        workers: 2,
+        answer_cache: 0,
+        limits: Limits {
+            inferences: 100_000_000_000,
+            time: limit,
+            ..config().limits
+        },
+        ..config()
+    }));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let timed = |op: &'static str, args: Value| {
+        let kb = std::sync::Arc::clone(&kb);
+        async move {
+            let started = Instant::now();
+            let answer = kb.call_async(op, &args).await;
+            (args, answer, started.elapsed())
+        }
+    };
+    for round in 0..3 {
+        // All at once: the queue holds fast calls on both sides of the slow one, so
+        // that the slow one is batched with fast calls behind it.
+        let (slow, fast) = runtime.block_on(async {
+            let mut fast = Vec::new();
+            for k in 0..60 {
+                fast.push(tokio::spawn(timed("point", json!({ "K": k }))));
+            }
+            let slow = tokio::spawn(timed("spin", json!({})));
+            for k in 60..120 {
+                fast.push(tokio::spawn(timed("point", json!({ "K": k }))));
+            }
+            let mut answers = Vec::new();
+            for call in fast {
+                answers.push(call.await.expect("task"));
+            }
+            (slow.await.expect("task"), answers)
+        });
+        assert!(
+            matches!(slow.1, Err(CallError::TimeLimit { .. })),
+            "round {round}: the slow call meets its limit: {slow:?}"
+        );
+        for (args, answer, took) in &fast {
+            let k = args["K"].as_i64().expect("K");
+            assert_eq!(
+                answer.as_ref().ok(),
+                Some(&json!(k * 2)),
+                "round {round}: {args}"
+            );
+            assert!(
+                *took < limit / 2,
+                "round {round}: point({k}) waited {took:?} behind the slow call"
+            );
+        }
+    }
+}

@@ -1,8 +1,12 @@
 //! The consistency invariant, tested differentially: for random call sequences, a
 //! knowledge base served by several workers with the answer cache (and workers
 //! recycled often, so that they catch up from the record of changes) answers
-//! exactly as one worker without cache. The knowledge bases are the hostile ones
-//! under `tests/kbs/state/` and the examples.
+//! exactly as one worker without cache, called one call at a time. The subject is
+//! called both ways a program can: blocking calls, and async calls, whose reads
+//! run in batches — many at once, so that batches really form. The knowledge
+//! bases are the hostile ones under `tests/kbs/state/` and the examples.
+
+use std::sync::{Arc, OnceLock};
 
 use charon::{Effects, EngineConfig, KnowledgeBase};
 use serde_json::{Value, json};
@@ -36,7 +40,8 @@ fn plain() -> EngineConfig {
     }
 }
 
-/// The optimised one: three workers, the cache on, and recycling after a few calls.
+/// The optimised one: three workers, the cache on (off for even seeds, see
+/// `differential`), and recycling after a few calls.
 fn optimised() -> EngineConfig {
     EngineConfig {
         workers: 3,
@@ -48,6 +53,42 @@ fn optimised() -> EngineConfig {
 
 fn answer(kb: &KnowledgeBase, op: &str, args: &Value) -> Result<Value, String> {
     kb.call(op, args).map_err(|e| e.to_string())
+}
+
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime")
+    })
+}
+
+/// `n` async calls at once (reads among them run in batches).
+fn answers_async(
+    kb: &Arc<KnowledgeBase>,
+    op: &str,
+    args: &Value,
+    n: usize,
+) -> Vec<Result<Value, String>> {
+    runtime().block_on(async {
+        let calls: Vec<_> = (0..n)
+            .map(|_| {
+                let kb = Arc::clone(kb);
+                let (op, args) = (op.to_string(), args.clone());
+                tokio::spawn(
+                    async move { kb.call_async(&op, &args).await.map_err(|e| e.to_string()) },
+                )
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for call in calls {
+            answers.push(call.await.expect("the call's task"));
+        }
+        answers
+    })
 }
 
 /// Runs `steps` random calls from `ops` on both configurations, seed by seed, and
@@ -64,13 +105,22 @@ fn differential(
     let mut succeeded = std::collections::HashMap::new();
     for &seed in seeds {
         let reference = KnowledgeBase::load_with(&path, plain()).expect("loads");
-        let subject = KnowledgeBase::load_with(&path, optimised()).expect("loads");
+        // Even seeds turn the cache off, so that every read reaches the engine.
+        let config = EngineConfig {
+            answer_cache: if seed % 2 == 0 { 0 } else { 16 << 20 },
+            ..optimised()
+        };
+        let subject = Arc::new(KnowledgeBase::load_with(&path, config).expect("loads"));
         let mut rng = Rng(seed);
         for step in 0..steps {
             let (op, make) = rng.pick(ops);
             let args = make(&mut rng);
             let expected = answer(&reference, op, &args);
-            let got = answer(&subject, op, &args);
+            let got = if rng.next().is_multiple_of(2) {
+                answer(&subject, op, &args)
+            } else {
+                answers_async(&subject, op, &args, 1).remove(0)
+            };
             if matches!(&got, Ok(v) if *v != json!(false)) {
                 *succeeded.entry(op.to_string()).or_insert(0) += 1;
             }
@@ -98,10 +148,11 @@ fn each_succeeded(succeeded: &std::collections::HashMap<String, usize>, ops: &[&
     }
 }
 
-/// Every read without inputs, asked in parallel more times than there are workers.
+/// Every read, asked in parallel more times than there are workers: from
+/// threads (blocking calls) and, at the same time, from many async tasks.
 fn every_worker_agrees(
     reference: &KnowledgeBase,
-    subject: &KnowledgeBase,
+    subject: &Arc<KnowledgeBase>,
     ops: &[(&str, Gen)],
     rng: &mut Rng,
 ) {
@@ -114,6 +165,9 @@ fn every_worker_agrees(
         std::thread::scope(|s| {
             for _ in 0..6 {
                 s.spawn(|| assert_eq!(answer(subject, op, &args), expected, "{op}({args})"));
+            }
+            for got in answers_async(subject, op, &args, 24) {
+                assert_eq!(got, expected, "{op}({args}), async");
             }
         });
     }

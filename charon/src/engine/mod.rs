@@ -1,7 +1,8 @@
 //! The engine: a pool of worker processes, each owning one scryer-prolog `Machine`.
 //!
 //! Files by job: `config` (limits and settings), `process` (one worker process and
-//! its pipes), `pool` (idle workers, recycling, replacement), `generation` (the
+//! its pipes), `pool` (idle workers, recycling, replacement), `batch` (reads from
+//! async callers, run in batches by one driver thread per worker), `generation` (the
 //! history of committed changes and how a worker catches up), `outcome` (the one
 //! decoder of the wrapper's results), `protocol` and `worker` (the worker side).
 //!
@@ -53,11 +54,15 @@
 //! failed write and at recycling; each call pays a pipe round trip. To keep that
 //! round trip short, both ends check their pipe without sleeping for up to 50 µs
 //! before blocking (a wake-up from a blocking read costs 20–30 µs on a small VM),
-//! which spends a little CPU right after each message. Answers of reads can skip
+//! which spends a little CPU right after each message. Under load, reads from async
+//! callers share the round trips instead (`batch`): a batch of calls goes to a
+//! worker in one write, and a slow call gives the calls behind it to another worker
+//! after 2 ms. Answers of reads can skip
 //! the engine altogether (the answer cache of the call pipeline). With `persist`,
 //! a write also rewrites the changed predicates in the knowledge base's file
 //! before it answers (`crate::persist`).
 
+mod batch;
 mod config;
 mod generation;
 mod outcome;
@@ -155,6 +160,16 @@ struct Inner {
     recycling: std::sync::atomic::AtomicBool,
     /// The pid of a recycled worker to drop when it comes back (0: none).
     retired: std::sync::atomic::AtomicU32,
+    /// Reads waiting to run in batches (`batch`).
+    batcher: Arc<batch::Batcher>,
+    /// Numbers the calls of batches.
+    request_ids: AtomicU64,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.batcher.close();
+    }
 }
 
 /// Counters of an engine since it started.
@@ -234,6 +249,8 @@ impl Engine {
                 in_flight: AtomicUsize::new(0),
                 recycling: std::sync::atomic::AtomicBool::new(false),
                 retired: std::sync::atomic::AtomicU32::new(0),
+                batcher: Arc::default(),
+                request_ids: AtomicU64::new(1),
             }),
         })
     }
@@ -446,6 +463,7 @@ impl Engine {
             // Every write drains the record, so that a snapshot write's recorded calls
             // never ride along with the next journal write.
             changes: access != Access::Read,
+            id: 0,
         };
         match worker.request_spinning(&request, remaining, spin) {
             Ok(Response::Ran {

@@ -167,7 +167,7 @@ impl Worker {
 
     /// Whether the worker said it ran out of memory before it stopped. Its stderr
     /// is read by another thread: give that a moment to catch the last line.
-    pub(super) fn ran_out_of_memory(&self) -> bool {
+    fn ran_out_of_memory(&self) -> bool {
         for _ in 0..20 {
             if self.last_words().out_of_memory {
                 return true;
@@ -203,38 +203,68 @@ impl Worker {
     ) -> Result<Response, Failure> {
         let mut line = serde_json::to_vec(request).map_err(|e| Failure::Died(e.to_string()))?;
         line.push(b'\n');
-        if let Err(e) = self
+        self.send(&line)?;
+        self.receive(Instant::now() + timeout, spin)
+    }
+
+    /// Writes requests (whole JSON lines) to the worker. Several at once are a
+    /// batch: the worker answers them in order, one line each.
+    pub(super) fn send(&mut self, lines: &[u8]) -> Result<(), Failure> {
+        match self
             .stdin
-            .write_all(&line)
+            .write_all(lines)
             .and_then(|()| self.stdin.flush())
         {
-            self.kill();
-            return Err(Failure::Died(format!("worker pipe closed: {e}")));
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.kill();
+                Err(Failure::Died(format!("worker pipe closed: {e}")))
+            }
         }
-        match self.read_line(Instant::now() + timeout, spin) {
-            Ok(line) => match serde_json::from_slice::<Response>(&line) {
-                Ok(Response::Crashed { message }) => {
-                    self.kill();
-                    Err(Failure::Died(message))
-                }
-                Ok(r) => Ok(r),
-                Err(e) => {
-                    self.kill();
-                    Err(Failure::Died(format!("bad worker answer: {e}")))
-                }
-            },
-            Err(Failure::Timeout) => {
+    }
+
+    /// Reads the worker's next answer, waiting until `deadline` (checking without
+    /// sleeping for `spin` first). On any failure the worker is killed: it must not
+    /// serve again.
+    pub(super) fn receive(
+        &mut self,
+        deadline: Instant,
+        spin: Duration,
+    ) -> Result<Response, Failure> {
+        match self.try_receive(deadline, spin)? {
+            Some(response) => Ok(response),
+            None => {
                 self.kill();
                 Err(Failure::Timeout)
             }
-            Err(died) => {
+        }
+    }
+
+    /// Like [`receive`](Self::receive), but at `until` the answer is `None` and the
+    /// worker keeps running.
+    pub(super) fn try_receive(
+        &mut self,
+        until: Instant,
+        spin: Duration,
+    ) -> Result<Option<Response>, Failure> {
+        let failure = match self.read_line(until, spin) {
+            Ok(line) => match serde_json::from_slice::<Response>(&line) {
+                Ok(Response::Crashed { message }) => Failure::Died(message),
+                Ok(r) => return Ok(Some(r)),
+                Err(e) => Failure::Died(format!("bad worker answer: {e}")),
+            },
+            Err(Failure::Timeout) => return Ok(None),
+            Err(gone) => {
+                // The pipe closed: the worker stopped, perhaps for want of memory.
                 self.kill();
                 if self.ran_out_of_memory() {
                     return Err(Failure::OutOfMemory);
                 }
-                Err(died)
+                return Err(gone);
             }
-        }
+        };
+        self.kill();
+        Err(failure)
     }
 
     /// Reads one line from the worker, waiting at most until `deadline`. The caller's

@@ -16,11 +16,18 @@ pub(crate) enum Request {
     /// Run one goal; the binding of its variable `R` comes back. After answering, the
     /// worker checks for the next request without sleeping for `spin_us` µs. With
     /// `changes`, the changes the call recorded come back too (see `wrapper.pl`).
+    /// `id` names a call of a batch (0 otherwise), for `Cancel`.
     Run {
         query: String,
         spin_us: u64,
         changes: bool,
+        #[serde(default)]
+        id: u64,
     },
+    /// Skip the queued `Run`s whose `id` is at least `from` (the engine gave them to
+    /// another worker): each is answered `Skipped` when its turn comes. No answer of
+    /// its own.
+    Cancel { from: u64 },
     /// Write the state calls can change (dynamic clauses of user, `modules` and every
     /// module a change touched; the blackboard) to `file`.
     Dump { file: String, modules: Vec<String> },
@@ -58,6 +65,8 @@ pub(crate) enum Response {
     Done { result: Option<PlTerm> },
     /// What `'$charon_analyse'/2` found (see `wrapper.pl`).
     Analysis { items: Vec<PlTerm> },
+    /// A `Run` cancelled before it started.
+    Skipped {},
     /// The engine panicked (the worker exits after sending this).
     Crashed { message: String },
 }

@@ -7,6 +7,7 @@
 //! or a benchmark, with nothing else to install.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
@@ -101,18 +102,32 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
     );
     let mut machine = MachineBuilder::default().with_streams(streams).build();
     let mut requests = std::io::BufReader::new(std::io::stdin().lock());
+    let mut queued: VecDeque<Queued> = VecDeque::new();
     let mut spin = std::time::Duration::ZERO;
     loop {
-        if requests.buffer().is_empty() && !spin.is_zero() {
-            spin_until_readable(0, spin);
+        if queued.is_empty() {
+            if requests.buffer().is_empty() && !spin.is_zero() {
+                spin_until_readable(0, spin);
+            }
+            match read_request(&mut requests) {
+                Some(item) => queue(&mut queued, item),
+                None => return 0,
+            }
         }
-        let mut line = String::new();
-        match requests.read_line(&mut line) {
-            Ok(0) | Err(_) => return 0,
-            Ok(_) => {}
+        // Take in what else has come: the rest of a batch, cancellations.
+        while requests.buffer().contains(&b'\n') || readable_now(0) {
+            match read_request(&mut requests) {
+                Some(item) => queue(&mut queued, item),
+                None => return 0,
+            }
         }
-        let response = match serde_json::from_str::<Request>(&line) {
-            Ok(request) => {
+        let Some(item) = queued.pop_front() else {
+            continue;
+        };
+        let response = match item {
+            Queued::Skipped => Response::Skipped {},
+            Queued::Bad(message) => Response::Crashed { message },
+            Queued::Request(request) => {
                 spin = match &request {
                     Request::Run { spin_us, .. } => std::time::Duration::from_micros(*spin_us),
                     _ => std::time::Duration::ZERO,
@@ -132,14 +147,55 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
                     }
                 }
             }
-            Err(e) => Response::Crashed {
-                message: format!("bad request: {e}"),
-            },
         };
         if send(&mut proto, &response).is_err() {
             return 0;
         }
     }
+}
+
+/// A request read but not yet served.
+enum Queued {
+    Request(Request),
+    /// A batched call the engine took back (`Request::Cancel`): answered at once.
+    Skipped,
+    /// A line that is no request.
+    Bad(String),
+}
+
+/// Reads one request line; `None` when stdin is closed.
+fn read_request(requests: &mut impl BufRead) -> Option<Result<Request, String>> {
+    let mut line = String::new();
+    match requests.read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(serde_json::from_str(&line).map_err(|e| format!("bad request: {e}"))),
+    }
+}
+
+/// Adds a request to the queue; a cancellation marks the batched calls it names.
+fn queue(queued: &mut VecDeque<Queued>, item: Result<Request, String>) {
+    match item {
+        Ok(Request::Cancel { from }) => {
+            for q in queued.iter_mut() {
+                if matches!(q, Queued::Request(Request::Run { id, .. }) if *id >= from) {
+                    *q = Queued::Skipped;
+                }
+            }
+        }
+        Ok(request) => queued.push_back(Queued::Request(request)),
+        Err(message) => queued.push_back(Queued::Bad(message)),
+    }
+}
+
+/// Whether `fd` has something to read right now.
+fn readable_now(fd: i32) -> bool {
+    let mut pfd = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd.
+    unsafe { libc::poll(&mut pfd, 1, 0) > 0 }
 }
 
 /// Checks `fd` without sleeping for a while: when calls come one at a time, the next
@@ -218,6 +274,7 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
                 changes,
             }
         }
+        Request::Cancel { .. } => unreachable!("cancellations are taken by the queue"),
         Request::Dump { file, modules } => file_op(machine, "'$charon_dump'", &file, &modules),
         Request::Restore { file, modules } => {
             file_op(machine, "'$charon_restore'", &file, &modules)

@@ -8,6 +8,8 @@
 //!    ([`KnowledgeBase::invoke_async`]): a cached answer is returned at once;
 //!    otherwise the call is admitted (at most `max_pending` at a time, else
 //!    [`CallError::Overloaded`]), run on the engine, and its outcome shaped into JSON.
+//!    Async reads do not take a thread of their own: they wait in the engine's
+//!    queue and run in batches (see `engine::batch`).
 
 use std::ops::Deref;
 use std::sync::Arc;
@@ -17,12 +19,28 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::{CallError, KnowledgeBase, codec};
-use crate::engine::{Access, EngineError};
+use crate::engine::{Access, EngineError, RunOutcome};
 use crate::pldoc::Operation;
 
 /// How long past its deadline an async caller waits for a call that has not
 /// started: the engine itself answers at the deadline once a call runs.
 const DEADLINE_GRACE: Duration = Duration::from_millis(20);
+
+/// Waits for the engine's answer to a call due by `deadline`; `None` when it has
+/// not come `DEADLINE_GRACE` after. The engine answers a running call at its
+/// deadline itself: this bound is for a call still waiting to start, which then
+/// finds its deadline passed and is answered at once. Outside tokio there is no
+/// timer, and none is needed: the engine always answers.
+async fn wait_until<T>(
+    receive: tokio::sync::oneshot::Receiver<T>,
+    deadline: Instant,
+) -> Option<Result<T, tokio::sync::oneshot::error::RecvError>> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Some(receive.await);
+    }
+    let late = tokio::time::Instant::from_std(deadline + DEADLINE_GRACE);
+    tokio::time::timeout_at(late, receive).await.ok()
+}
 
 /// An operation of one knowledge base, resolved once by [`KnowledgeBase::resolve`].
 /// It is only valid for the knowledge base that made it: another one refuses it as an
@@ -56,6 +74,28 @@ impl Call {
     pub fn operation(&self) -> OpId {
         self.op
     }
+
+    /// Splits the call into its goal, for the engine, and what shaping the answer
+    /// needs afterwards.
+    fn dispatch(self) -> (String, Sent) {
+        let key = self.cacheable.then(|| self.query.clone());
+        let sent = Sent {
+            op: self.op,
+            key,
+            generation: self.generation,
+        };
+        (self.query, sent)
+    }
+}
+
+/// A call whose goal went to the engine.
+struct Sent {
+    op: OpId,
+    /// The cache key (the goal) of a cacheable call.
+    key: Option<String>,
+    /// The generation seen before the call ran: the answer is cached under it
+    /// (see `cache`).
+    generation: u64,
 }
 
 /// A call's answer and what the knowledge base printed while computing it.
@@ -195,6 +235,33 @@ impl KnowledgeBase {
         // The place is given back when the engine work ends, even if this future
         // was dropped meanwhile (the engine is busy until then).
         let admitted = admit(Arc::clone(self), operation.clone())?;
+        let failed = |why: &str| CallError::Engine {
+            operation: operation.clone(),
+            error: EngineError::Crashed(why.into()),
+        };
+        let late = || CallError::TimeLimit {
+            operation: operation.clone(),
+            limit,
+        };
+        if self.effects[call.op.index].access == Access::Read {
+            // Reads wait in the engine's queue and run in batches (no thread of
+            // their own); the answer is shaped here, on the caller's task.
+            let (query, sent) = call.dispatch();
+            let (send, receive) = tokio::sync::oneshot::channel();
+            self.engine.submit_read(
+                query,
+                deadline,
+                Box::new(move |result| {
+                    drop(admitted);
+                    let _ = send.send(result);
+                }),
+            );
+            let outcome = wait_until(receive, deadline)
+                .await
+                .ok_or_else(late)?
+                .map_err(|_| failed("the engine dropped the call"))?;
+            return self.finish(sent, outcome);
+        }
         let (send, receive) = tokio::sync::oneshot::channel();
         let work = move || {
             let result = admitted.0.run(call, deadline);
@@ -203,7 +270,6 @@ impl KnowledgeBase {
             drop(admitted);
             let _ = send.send(result);
         };
-        let in_tokio = tokio::runtime::Handle::try_current().is_ok();
         let spawned = match tokio::runtime::Handle::try_current() {
             Ok(runtime) => {
                 drop(runtime.spawn_blocking(work));
@@ -214,25 +280,11 @@ impl KnowledgeBase {
                 .spawn(work)
                 .map(drop),
         };
-        let failed = |why: String| CallError::Engine {
-            operation: operation.clone(),
-            error: EngineError::Crashed(why),
-        };
-        spawned.map_err(|e| failed(format!("cannot start the call's thread: {e}")))?;
-        // The engine stops a running call at the deadline itself; this bound is for
-        // a call still waiting for a thread of the blocking pool, which then finds
-        // its deadline passed and returns at once.
-        // (Outside tokio the call has a thread of its own and no timer is needed.)
-        let answer = if in_tokio {
-            let late = tokio::time::Instant::from_std(deadline + DEADLINE_GRACE);
-            match tokio::time::timeout_at(late, receive).await {
-                Ok(answer) => answer,
-                Err(_) => return Err(CallError::TimeLimit { operation, limit }),
-            }
-        } else {
-            receive.await
-        };
-        answer.unwrap_or_else(|_| Err(failed("the call's thread failed".into())))
+        spawned.map_err(|e| failed(&format!("cannot start the call's thread: {e}")))?;
+        wait_until(receive, deadline)
+            .await
+            .ok_or_else(late)?
+            .unwrap_or_else(|_| Err(failed("the call's thread failed")))
     }
 
     /// Calls operation `name` with a JSON object of arguments; returns the JSON
@@ -277,34 +329,45 @@ impl KnowledgeBase {
 
     /// Runs a call on the engine; it must answer by `deadline`.
     fn run(&self, call: Call, deadline: Instant) -> Result<Answer, CallError> {
-        let op = self.call_op(&call)?;
         let access = self.effects[call.op.index].access;
-        let limits = &self.engine.config().limits;
-        let key = call.cacheable.then(|| call.query.clone());
-        let outcome =
-            self.engine
-                .run(call.query, access, deadline)
-                .map_err(|error| match error {
-                    EngineError::TimeLimit(limit) => CallError::TimeLimit {
-                        operation: op.name.to_string(),
-                        limit,
-                    },
-                    EngineError::MemoryLimit(limit) => CallError::MemoryLimit {
-                        operation: op.name.to_string(),
-                        limit,
-                    },
-                    error => CallError::Engine {
-                        operation: op.name.to_string(),
-                        error,
-                    },
-                })?;
+        let (query, sent) = call.dispatch();
+        let outcome = self.engine.run(query, access, deadline);
+        self.finish(sent, outcome)
+    }
+
+    /// Shapes the engine's outcome of a call into its answer, and caches it if the
+    /// call is cacheable.
+    fn finish(
+        &self,
+        sent: Sent,
+        outcome: Result<RunOutcome, EngineError>,
+    ) -> Result<Answer, CallError> {
+        let Sent {
+            op: id,
+            key,
+            generation,
+        } = sent;
+        let op = self.checked(id)?;
+        let outcome = outcome.map_err(|error| match error {
+            EngineError::TimeLimit(limit) => CallError::TimeLimit {
+                operation: op.name.to_string(),
+                limit,
+            },
+            EngineError::MemoryLimit(limit) => CallError::MemoryLimit {
+                operation: op.name.to_string(),
+                limit,
+            },
+            error => CallError::Engine {
+                operation: op.name.to_string(),
+                error,
+            },
+        })?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
         }
-        let value = codec::shape(op, outcome.outcome, limits)?;
+        let value = codec::shape(op, outcome.outcome, &self.engine.config().limits)?;
         if let Some(key) = key {
-            // Tagged with the generation seen before the run (see `cache`).
-            self.cache.insert(key, call.generation, value.clone());
+            self.cache.insert(key, generation, value.clone());
         }
         Ok(Answer {
             value,
