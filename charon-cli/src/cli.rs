@@ -216,7 +216,9 @@ struct CallLimitArgs {
     /// Wall-clock time limit per call, in milliseconds. Example: --timeout-ms 2000
     #[arg(long, value_name = "MS", default_value_t = Limits::default().time.as_millis() as u64)]
     timeout_ms: u64,
-    /// Inference limit per call. Example: --max-inferences 1000000
+    /// Inference limit per call (0: none; counting costs about a third of a long
+    /// goal's time, and without it a runaway call is stopped only by the time
+    /// limit, which replaces its worker). Example: --max-inferences 1000000
     #[arg(long, value_name = "N", default_value_t = Limits::default().inferences)]
     max_inferences: u64,
     /// Most solutions collected for a nondet operation. Example: --max-solutions 500

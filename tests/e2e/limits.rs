@@ -191,3 +191,41 @@ fn output_is_captured_not_printed() {
     let next = kb.call_full("det1", &json!({"X": 1})).expect("det1");
     assert_eq!(next.output, "");
 }
+
+/// `inferences: 0` counts none: a call far past a limit that stops it answers, and
+/// a runaway one is stopped by the time limit.
+#[test]
+fn no_inference_limit_leaves_the_time_limit() {
+    let with = |inferences| {
+        KnowledgeBase::load_with(
+            fixture("pressure/engine.pl"),
+            charon::EngineConfig {
+                limits: charon::Limits {
+                    inferences,
+                    time: Duration::from_secs(2),
+                    ..config().limits
+                },
+                ..config()
+            },
+        )
+        .expect("loads")
+    };
+    let args = json!({ "N": 1_000_000 });
+    assert!(
+        matches!(
+            with(100_000).call("count", &args),
+            Err(CallError::InferenceLimit { .. })
+        ),
+        "the limit stops it"
+    );
+    let kb = with(0);
+    assert_eq!(kb.call("count", &args).ok(), Some(json!(1_000_000)));
+    assert!(
+        matches!(
+            kb.call("spin", &json!({})),
+            Err(CallError::TimeLimit { .. })
+        ),
+        "a runaway call meets the time limit"
+    );
+    assert_eq!(kb.call("point", &json!({"K": 4})).ok(), Some(json!(8)));
+}

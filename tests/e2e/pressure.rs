@@ -469,3 +469,46 @@ fn a_slow_read_holds_up_no_other_read() {
         }
     }
 }
+
+/// Calls that run in batches count one by one toward recycling.
+#[test]
+fn batched_calls_count_toward_recycling() {
+    let kb = std::sync::Arc::new(kb_with(EngineConfig {
+        workers: 2,
+        answer_cache: 0,
+        recycle_after: 100,
+        ..config()
+    }));
+    let started = kb.stats().workers_started;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        for round in 0..10 {
+            let calls: Vec<_> = (0..60)
+                .map(|k| {
+                    let kb = std::sync::Arc::clone(&kb);
+                    tokio::spawn(async move { kb.call_async("point", &json!({ "K": k })).await })
+                })
+                .collect();
+            for (k, call) in calls.into_iter().enumerate() {
+                let answer = call.await.expect("task");
+                assert_eq!(answer.ok(), Some(json!(k * 2)), "round {round}");
+            }
+            // Time for a replacement to load (recycling is one worker at a time).
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    });
+    // 600 calls on two workers recycled every 100 calls: several replacements.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while kb.stats().workers_started < started + 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        kb.stats().workers_started >= started + 2,
+        "{:?} after 600 batched calls",
+        kb.stats()
+    );
+}

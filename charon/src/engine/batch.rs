@@ -192,9 +192,10 @@ impl Engine {
         }
         let jobs = self.take_share();
         if jobs.is_empty() {
-            self.release(worker);
+            self.release_after(worker, 0, Duration::ZERO);
             return;
         }
+        let calls = jobs.len() as u64;
         let alone = jobs.len() == 1 && self.inner.in_flight.load(Ordering::Acquire) == 1;
         let spin = if alone { SPIN } else { Duration::ZERO };
         let first_id = self
@@ -281,7 +282,7 @@ impl Engine {
                 }
             }
         }
-        self.release_after(worker, started.elapsed());
+        self.release_after(worker, calls, started.elapsed());
     }
 
     /// This driver's share of the queue: the calls whose deadline passed are

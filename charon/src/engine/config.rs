@@ -5,7 +5,10 @@ use std::time::Duration;
 /// Limits on one call; all configurable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// Inferences per call (`call_with_inference_limit/3`).
+    /// Inferences per call (`call_with_inference_limit/3`); 0 counts none, leaving
+    /// the wall-clock limit alone. Counting costs: scryer 0.10 keeps the count in
+    /// big integers, about a third of a long goal's time. Without it a runaway call
+    /// is stopped by the time limit, which kills and replaces its worker.
     pub inferences: u64,
     /// Solutions collected for a many-solution operation.
     pub solutions: usize,

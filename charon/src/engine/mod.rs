@@ -500,7 +500,7 @@ impl Engine {
                 if worker.generation == UNKNOWN {
                     self.discard(worker);
                 } else {
-                    self.release_after(worker, started.elapsed());
+                    self.release_after(worker, 1, started.elapsed());
                 }
                 saved?;
                 Ok(RunOutcome { outcome, output })

@@ -65,13 +65,15 @@ impl Engine {
     /// place once it has loaded and caught up. One worker is recycled at a time, so
     /// the pool never runs short because of recycling.
     pub(super) fn release(&self, worker: Worker) {
-        self.release_after(worker, Duration::ZERO);
+        self.release_after(worker, 1, Duration::ZERO);
     }
 
-    /// [`release`](Self::release) after a call that took `elapsed`: memory is
-    /// checked after slow calls (only they can have built much) and every 1,000.
-    pub(super) fn release_after(&self, mut worker: Worker, elapsed: Duration) {
-        worker.calls += 1;
+    /// [`release`](Self::release) after `calls` calls (a batch, or none) that took
+    /// `elapsed`: memory is checked after slow calls (only they can have built much)
+    /// and every 1,000 calls.
+    pub(super) fn release_after(&self, mut worker: Worker, calls: u64, elapsed: Duration) {
+        let before = worker.calls;
+        worker.calls += calls;
         if self.take_retired(worker.pid()) {
             drop(worker);
             return;
@@ -82,7 +84,7 @@ impl Engine {
             if worker.calls >= config.recycle_after {
                 why = Some(format!("after {} calls", worker.calls));
             } else if config.recycle_memory > 0
-                && (elapsed >= SLOW_CALL || worker.calls.is_multiple_of(1000))
+                && (elapsed >= SLOW_CALL || worker.calls / 1000 != before / 1000)
                 && let Some(rss) = worker.rss()
                 && rss > worker.loaded_rss + config.recycle_memory
             {

@@ -104,8 +104,13 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
     let mut requests = std::io::BufReader::new(std::io::stdin().lock());
     let mut queued: VecDeque<Queued> = VecDeque::new();
     let mut spin = std::time::Duration::ZERO;
+    // stdin closed: serve what is queued, then stop.
+    let mut closed = false;
     loop {
         if queued.is_empty() {
+            if closed {
+                return 0;
+            }
             if requests.buffer().is_empty() && !spin.is_zero() {
                 spin_until_readable(0, spin);
             }
@@ -115,10 +120,10 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
             }
         }
         // Take in what else has come: the rest of a batch, cancellations.
-        while requests.buffer().contains(&b'\n') || readable_now(0) {
+        while !closed && (requests.buffer().contains(&b'\n') || readable_now(0)) {
             match read_request(&mut requests) {
                 Some(item) => queue(&mut queued, item),
-                None => return 0,
+                None => closed = true,
             }
         }
         let Some(item) = queued.pop_front() else {

@@ -14,7 +14,7 @@
 % Writes the result, ok(Template) | false | limit | exception(E), as the last flush
 % of user_output (see '$charon_emit'/1), then fails.
 '$charon_once'(T, G, Lim, _) :-
-    (   catch(call_with_inference_limit(G, Lim, R0), E, true)
+    (   '$charon_call'(G, Lim, R0, E)
     ->  (   nonvar(E) -> '$charon_exception'(E, R)
         ;   R0 == inference_limit_exceeded -> R = limit
         ;   R = ok(T)
@@ -28,7 +28,7 @@
 % (Max+1)th solution: an endless generator is "too many", not an inference limit.
 '$charon_all'(T, G, Lim, Max, _) :-
     bb_put('$charon_solutions', 0),
-    (   catch(call_with_inference_limit(findall(T, '$charon_upto'(G, Max), L), Lim, R0), E, true)
+    (   '$charon_call'(findall(T, '$charon_upto'(G, Max), L), Lim, R0, E)
     ->  (   E == '$charon_too_many' -> R = too_many
         ;   nonvar(E) -> '$charon_exception'(E, R)
         ;   R0 == inference_limit_exceeded -> R = limit
@@ -37,6 +37,14 @@
     ;   R = ok([])
     ),
     '$charon_emit'(R).
+% '$charon_call'(+Goal, +Limit, -Result, -Exception): Goal inside catch/3, with
+% at most Limit inferences (Result = inference_limit_exceeded past it); Limit 0
+% counts nothing (the wall-clock limit still holds). Counting has a price in
+% scryer 0.10: its counters are big integers, and a third of a long goal's time
+% goes to them.
+'$charon_call'(G, 0, _, E) :- !, catch(G, E, true).
+'$charon_call'(G, Lim, R0, E) :- catch(call_with_inference_limit(G, Lim, R0), E, true).
+
 % When the heap runs out under the worker's memory limit, scryer 0.10 throws a term
 % that reads as the running query itself ('$charon_once'/4 or '$charon_all'/5)
 % rather than resource_error(memory): name it for what it is.

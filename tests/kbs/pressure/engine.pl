@@ -38,3 +38,9 @@ echo(S, S).
 %! point(+K:integer, -V:integer) is det.
 %  A cheap answer per key.
 point(K, V) :- V is K * 2.
+
+%! count(+N:integer, -C:integer) is det.
+%  Counts down from N (about 2N inferences); answers N.
+count(N, N) :- count_down(N).
+count_down(0) :- !.
+count_down(N) :- N1 is N - 1, count_down(N1).
