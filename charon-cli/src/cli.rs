@@ -118,7 +118,7 @@ struct HttpArgs {
     /// The knowledge base (a .pl file).
     kb: PathBuf,
     /// Address to bind. Anything but loopback makes the whole knowledge base queryable
-    /// by anyone who can reach the port (there is no authentication).
+    /// by anyone who can reach the port, unless a token is required (--token).
     ///
     /// Example: --host 0.0.0.0
     #[arg(long, default_value = "127.0.0.1")]
@@ -132,9 +132,71 @@ struct HttpArgs {
     #[arg(long, value_name = "BYTES", default_value_t = charon::http::HttpOptions::default().body_limit)]
     body_limit: usize,
     #[command(flatten)]
+    guard: GuardArgs,
+    #[command(flatten)]
     common: Common,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// Who may call an HTTP server (the HTTP API and MCP over HTTP alike).
+#[derive(Debug, Args)]
+struct GuardArgs {
+    /// Also accept requests for this host name (repeatable). The loopback names and
+    /// the bound address are always accepted; requests for any other name are refused,
+    /// a defence against DNS rebinding. `*` accepts any name (the defence is off).
+    ///
+    /// Example: --allow-host api.example.org
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
+    /// Also accept requests from pages of this origin (repeatable). Requests from
+    /// other sites are refused: a browser page cannot make this server act.
+    ///
+    /// Example: --allow-origin https://app.example.org
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
+    /// Accept requests from this origin and let its scripts read the answers (CORS,
+    /// off unless given; repeatable).
+    ///
+    /// Example: --cors-origin https://app.example.org
+    #[arg(long = "cors-origin", value_name = "ORIGIN")]
+    cors_origin: Vec<String>,
+    /// Require `Authorization: Bearer TOKEN` on every request but the health probes
+    /// (/health, /health/ready). Read from CHARON_TOKEN when not given; not used with
+    /// --stdio.
+    ///
+    /// Example: --token "$(openssl rand -hex 32)"
+    #[arg(
+        long,
+        env = "CHARON_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    token: Option<String>,
+}
+
+impl GuardArgs {
+    /// The policy for a server bound to `host`.
+    fn guard(&self, host: &str) -> anyhow::Result<charon::http::Guard> {
+        let mut guard = charon::http::Guard::for_bind(host);
+        for name in &self.allow_host {
+            guard = guard.allow_host(name);
+        }
+        for origin in &self.allow_origin {
+            guard = guard.allow_origin(origin);
+        }
+        for origin in &self.cors_origin {
+            guard = guard.allow_cors(origin);
+        }
+        if let Some(token) = &self.token {
+            anyhow::ensure!(
+                !token.trim().is_empty(),
+                "the token is empty: give --token (or CHARON_TOKEN) a secret, or leave it unset"
+            );
+            guard = guard.with_token(token.trim());
+        }
+        Ok(guard)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -144,11 +206,11 @@ struct McpArgs {
     /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
     ///
     /// Example: --stdio
-    #[arg(long, conflicts_with_all = ["host", "port"])]
+    #[arg(long, conflicts_with_all = ["host", "port", "allow_host", "allow_origin", "cors_origin"])]
     stdio: bool,
     /// Address to bind for streamable HTTP at /mcp. Anything but loopback makes the
-    /// whole knowledge base queryable by anyone who can reach the port, and adds this
-    /// host to the accepted Host/Origin values.
+    /// whole knowledge base queryable by anyone who can reach the port (unless a token
+    /// is required: --token), and adds this host to the accepted Host/Origin values.
     ///
     /// Example: --host 0.0.0.0
     #[arg(long)]
@@ -158,6 +220,8 @@ struct McpArgs {
     /// Example: --port 8080
     #[arg(long)]
     port: Option<u16>,
+    #[command(flatten)]
+    guard: GuardArgs,
     #[command(flatten)]
     common: Common,
     #[command(flatten)]
@@ -341,9 +405,12 @@ fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
     let kb = std::sync::Arc::new(load(&args.kb, args.limits.config())?);
-    let options = charon::http::HttpOptions::default().with_body_limit(args.body_limit);
+    let guard = args.guard.guard(&args.host)?;
+    let options = charon::http::HttpOptions::default()
+        .with_body_limit(args.body_limit)
+        .with_guard(guard.clone());
     let app = charon::http::router_with(kb, options);
-    serve(&args.host, args.port, |_| app)?;
+    serve(&args.host, args.port, &guard, |_| app)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -359,19 +426,20 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let host = args.host.unwrap_or_else(|| "127.0.0.1".into());
-    let bind_host = host.clone();
-    serve(&host, args.port.unwrap_or(3000), move |addr| {
-        let config = charon::mcp::http_config(&bind_host, addr.port());
-        axum::Router::new().nest_service("/mcp", charon::mcp::http_service(server, config))
-    })?;
+    let guard = args.guard.guard(&host)?;
+    let config = charon::mcp::http_config(&guard);
+    let app = axum::Router::new().nest_service("/mcp", charon::mcp::http_service(server, config));
+    let app = charon::http::guarded(app, guard.clone());
+    serve(&host, args.port.unwrap_or(3000), &guard, move |_| app)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Binds `host:port`, builds the app for the bound address, serves it until Ctrl-C
-/// or SIGTERM. Warns when the address is not loopback.
+/// or SIGTERM. Warns when the address is not loopback and no token is required.
 fn serve(
     host: &str,
     port: u16,
+    guard: &charon::http::Guard,
     app: impl FnOnce(std::net::SocketAddr) -> axum::Router,
 ) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -385,9 +453,15 @@ fn serve(
             .await
             .with_context(|| format!("cannot bind {host}:{port}"))?;
         let addr = listener.local_addr()?;
-        if !addr.ip().is_loopback() {
+        if !addr.ip().is_loopback() && !guard.requires_token() {
             tracing::warn!(
-                "listening on {addr}, which is not a loopback address: there is no authentication, so the whole knowledge base is queryable by anyone who can reach this port"
+                "listening on {addr}, which is not a loopback address, with no token: the whole knowledge base is queryable by anyone who can reach this port; require a bearer token with --token (or CHARON_TOKEN)"
+            );
+        }
+        if addr.ip().is_unspecified() {
+            tracing::info!(
+                "accepting requests for the host names {}; name others with --allow-host",
+                guard.hosts().join(", ")
             );
         }
         tracing::info!("listening on http://{addr}");

@@ -200,27 +200,23 @@ impl ServerHandler for McpServer {
     }
 }
 
-/// Which `Host` and `Origin` values the HTTP transport accepts (DNS-rebinding
-/// protection): loopback names always, plus the bound host when it is not loopback.
-pub fn http_config(bind_host: &str, port: u16) -> StreamableHttpServerConfig {
-    let mut hosts = vec![
-        "localhost".to_string(),
-        "127.0.0.1".into(),
-        "[::1]".into(),
-        "::1".into(),
-    ];
-    let mut origins = vec![
-        "http://localhost:*".to_string(),
-        "http://127.0.0.1:*".into(),
-        "http://[::1]:*".into(),
-    ];
-    let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"];
-    if !loopback.contains(&bind_host) {
-        hosts.push(bind_host.to_string());
-        hosts.push(format!("{bind_host}:{port}"));
-        origins.push(format!("http://{bind_host}:{port}"));
+/// Which `Host` and `Origin` values the HTTP transport accepts (DNS-rebinding and
+/// cross-site protection): the same as `guard`'s — the loopback names, the bound
+/// host, the names and origins it was given. (The CLI also puts the guard itself in
+/// front of `/mcp`, for its token and its problem details; see
+/// [`crate::http::guarded`].)
+pub fn http_config(guard: &crate::http::Guard) -> StreamableHttpServerConfig {
+    let config = StreamableHttpServerConfig::default();
+    if guard.hosts().iter().any(|h| h == "*") {
+        return config.disable_allowed_hosts().disable_allowed_origins();
     }
-    StreamableHttpServerConfig::default()
+    let hosts: Vec<String> = guard.hosts().to_vec();
+    let mut origins: Vec<String> = hosts
+        .iter()
+        .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
+        .collect();
+    origins.extend(guard.origins().map(str::to_string));
+    config
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
 }

@@ -9,6 +9,7 @@ mod cli; // the binary: check, exit codes, --help
 mod concurrency; // many threads, visibility and atomicity of changes
 mod equivalence; // knowledge_base! and the binary: identical operations, OpenAPI, tools
 mod examples; // the example knowledge bases and the RBAC generator
+mod guard; // Host/Origin checks, CORS, the bearer token (HTTP and MCP over HTTP)
 mod hostile; // values that try to become code come back as data
 mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against the document
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery

@@ -89,7 +89,10 @@ async fn status(app: &Router, req: Request<Body>) -> StatusCode {
 async fn mcp_over_http_rejects_a_foreign_host_and_a_foreign_origin() {
     let app = Router::new().nest_service(
         "/mcp",
-        http_service(server(), http_config("127.0.0.1", 3000)),
+        http_service(
+            server(),
+            http_config(&charon::http::Guard::for_bind("127.0.0.1")),
+        ),
     );
     assert_eq!(
         status(&app, initialize("127.0.0.1:3000", None)).await,
@@ -117,7 +120,10 @@ async fn mcp_over_http_rejects_a_foreign_host_and_a_foreign_origin() {
 async fn binding_a_public_host_accepts_that_host_too() {
     let app = Router::new().nest_service(
         "/mcp",
-        http_service(server(), http_config("10.1.2.3", 8080)),
+        http_service(
+            server(),
+            http_config(&charon::http::Guard::for_bind("10.1.2.3")),
+        ),
     );
     assert_eq!(
         status(

@@ -332,7 +332,7 @@ async fn mcp_over_http_persists() {
         "/mcp",
         charon::mcp::http_service(
             charon::mcp::McpServer::new(Arc::new(kb)),
-            charon::mcp::http_config("127.0.0.1", 3000),
+            charon::mcp::http_config(&charon::http::Guard::for_bind("127.0.0.1")),
         ),
     );
     let post = |body: Value, session: Option<&str>| {

@@ -11,6 +11,7 @@
 //! # Ok(()) }
 //! ```
 
+mod guard;
 pub mod openapi;
 mod problem;
 
@@ -24,6 +25,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use serde_json::{Map, Value, json};
 
+pub use guard::Guard;
 pub use problem::{PROBLEM_JSON, Problem};
 
 use crate::pldoc::{Method, Operation};
@@ -37,12 +39,16 @@ use crate::{KnowledgeBase, OpId};
 pub struct HttpOptions {
     /// Largest request body accepted, in bytes (413 beyond).
     pub body_limit: usize,
+    /// Who may call: accepted hosts and origins, a token, CORS (default: loopback
+    /// names only, no token, no CORS).
+    pub guard: Guard,
 }
 
 impl Default for HttpOptions {
     fn default() -> Self {
         HttpOptions {
             body_limit: 1 << 20,
+            guard: Guard::default(),
         }
     }
 }
@@ -53,6 +59,21 @@ impl HttpOptions {
         self.body_limit = bytes;
         self
     }
+
+    /// These options with another access policy.
+    pub fn with_guard(mut self, guard: Guard) -> Self {
+        self.guard = guard;
+        self
+    }
+}
+
+/// `router` with `guard` checked on every request before routing (the HTTP API's
+/// router has it already; this is for other routers, such as MCP's).
+pub fn guarded(router: Router, guard: Guard) -> Router {
+    let guard = Arc::new(guard);
+    router.layer(axum::middleware::from_fn(move |req: Request, next| {
+        guard::guard(guard.clone(), req, next)
+    }))
 }
 
 struct App {
@@ -68,7 +89,15 @@ pub fn router(kb: Arc<KnowledgeBase>) -> Router {
 
 /// The router for `kb`.
 pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
-    let openapi = openapi::document(&kb.title(), kb.operations());
+    let guard = options.guard.clone();
+    guarded(routes(kb, options), guard)
+}
+
+fn routes(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
+    let mut openapi = openapi::document(&kb.title(), kb.operations());
+    if options.guard.requires_token() {
+        openapi::require_token(&mut openapi);
+    }
     let app = Arc::new(App {
         kb,
         options,

@@ -64,6 +64,7 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
                     "required": ["status", "operations", "generation", "engine", "cache"],
                     "additionalProperties": false,
                 }}}},
+                "405": problem_response("Only GET (and HEAD) are served here."),
             },
         }}),
     );
@@ -79,6 +80,7 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
                     "required": ["status"],
                     "additionalProperties": false,
                 }}}},
+                "405": problem_response("Only GET (and HEAD) are served here."),
                 "503": problem_response("Every worker is busy, or the admission limit is reached."),
             },
         }}),
@@ -88,7 +90,10 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
         json!({"get": {
             "operationId": "openapi",
             "summary": "This document",
-            "responses": {"200": {"description": "The OpenAPI 3.1 document.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+            "responses": {
+                "200": {"description": "The OpenAPI 3.1 document.", "content": {"application/json": {"schema": {"type": "object"}}}},
+                "405": problem_response("Only GET (and HEAD) are served here."),
+            },
         }}),
     );
     json!({
@@ -99,9 +104,40 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
             "version": env!("CARGO_PKG_VERSION"),
             "description": "Operations of a Prolog knowledge base, served by Charon. Every documented predicate is one operation; errors are RFC 9457 problem details.",
         },
+        "servers": [{"url": "/", "description": "The server that serves this document"}],
+        // No credentials unless the server requires a token (`require_token`).
+        "security": [],
         "paths": paths,
         "components": {"schemas": {"Problem": problem_schema()}},
     })
+}
+
+/// Declares the bearer token a server requires ([`super::Guard::with_token`]): the
+/// scheme, a requirement on every operation but the health probes, and their 401.
+pub fn require_token(doc: &mut Value) {
+    doc["components"]["securitySchemes"] = json!({
+        "bearer": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The token the server was started with (--token or CHARON_TOKEN).",
+        }
+    });
+    doc["security"] = json!([{ "bearer": [] }]);
+    let unauthorized = problem_response("No bearer token, or not the server's.");
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        for (path, item) in paths.iter_mut() {
+            let Some(item) = item.as_object_mut() else {
+                continue;
+            };
+            for operation in item.values_mut() {
+                if path == "/health" || path == "/health/ready" {
+                    operation["security"] = json!([]);
+                } else {
+                    operation["responses"]["401"] = unauthorized.clone();
+                }
+            }
+        }
+    }
 }
 
 fn operation(op: &Operation) -> Value {

@@ -107,7 +107,23 @@ impl Problem {
         )
     }
 
-    /// 503: the engine cannot take a call now (`GET /ready`).
+    /// 403: the request comes for a host, or from an origin, this server does not
+    /// accept (see `guard`).
+    pub(crate) fn forbidden(slug: &'static str, title: &'static str, detail: String) -> Self {
+        Problem::new(StatusCode::FORBIDDEN, slug, title, detail)
+    }
+
+    /// 401: no token, or the wrong one.
+    pub fn unauthorized(detail: String) -> Self {
+        Problem::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "Unauthorized",
+            detail,
+        )
+    }
+
+    /// 503: the engine cannot take a call now (`GET /health/ready`).
     pub fn not_ready(detail: String) -> Self {
         Problem::new(
             StatusCode::SERVICE_UNAVAILABLE,

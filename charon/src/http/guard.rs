@@ -1,0 +1,367 @@
+//! Who may talk to the server: `Host` and `Origin` checks, an optional bearer token,
+//! and CORS for the origins that are named.
+//!
+//! Binding to loopback does not keep a local server private from the user's own
+//! browser: any page can send a "simple" cross-site `POST` (a form) without a CORS
+//! preflight, and a DNS-rebinding page can read `GET` answers under its own host
+//! name. So every request is checked, before routing:
+//!
+//! 1. **Host**: the `Host` header (or the URI's authority) must name an accepted host:
+//!    the loopback names by default (`localhost`, `127.0.0.1`, `[::1]`, any port), plus
+//!    the address the server is bound to and the names given with
+//!    [`Guard::allow_host`]. A rebinding page's requests carry its own host name and
+//!    are refused. A request with no host at all (in-process calls, HTTP/1.0 tools)
+//!    passes: a browser always sends one.
+//! 2. **Origin**: when present, it must name an accepted host (same-origin pages), or
+//!    be listed with [`Guard::allow_origin`] or [`Guard::allow_cors`]. A cross-site
+//!    form or script is refused whatever the method, and so is `Origin: null`.
+//! 3. **Token** ([`Guard::with_token`]): `Authorization: Bearer <token>`, compared in
+//!    constant time; otherwise 401 with `WWW-Authenticate`. The liveness and
+//!    readiness probes (`/health`, `/health/ready`) need none.
+//! 4. **CORS** is off unless origins are named with [`Guard::allow_cors`]: those get
+//!    `Access-Control-Allow-Origin` and answered preflights; no other origin does.
+//!
+//! Refusals are `403 forbidden-host` / `403 forbidden-origin` / `401 unauthorized`
+//! problem details that say which option would accept the request.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::Problem;
+
+/// Host names accepted on every server, with any port.
+const LOOPBACK: &[&str] = &["localhost", "127.0.0.1", "[::1]"];
+
+/// The access policy of an HTTP server; see the module docs. The default accepts the
+/// loopback names only, no cross-site origin, no token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Guard {
+    /// Accepted host names (lower case, IPv6 in brackets), any port.
+    hosts: Vec<String>,
+    /// Origins accepted besides those of accepted hosts (`scheme://host[:port]`).
+    origins: Vec<String>,
+    /// Origins that get CORS headers.
+    cors: Vec<String>,
+    token: Option<String>,
+}
+
+impl std::fmt::Debug for Guard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guard")
+            .field("hosts", &self.hosts)
+            .field("origins", &self.origins)
+            .field("cors", &self.cors)
+            .field("token", &self.token.as_ref().map(|_| "<set>"))
+            .finish()
+    }
+}
+
+impl Default for Guard {
+    fn default() -> Self {
+        Guard {
+            hosts: LOOPBACK.iter().map(|h| (*h).to_string()).collect(),
+            origins: Vec::new(),
+            cors: Vec::new(),
+            token: None,
+        }
+    }
+}
+
+impl Guard {
+    /// The policy for a server bound to `host`: the loopback names, plus `host` itself
+    /// unless it is a wildcard address (`0.0.0.0`, `::`), which names no host a
+    /// client could send — name those with [`allow_host`](Self::allow_host).
+    pub fn for_bind(host: &str) -> Self {
+        let guard = Guard::default();
+        let name = host_name(host);
+        if name == "0.0.0.0" || name == "[::]" || name.is_empty() {
+            guard
+        } else {
+            guard.allow_host(&name)
+        }
+    }
+
+    /// Also accepts requests for `host` (a name or address; a port, if given, is
+    /// ignored: any port is accepted). `*` accepts any host, which turns the
+    /// DNS-rebinding defence off.
+    pub fn allow_host(mut self, host: &str) -> Self {
+        let name = host_name(host);
+        if !self.hosts.contains(&name) {
+            self.hosts.push(name);
+        }
+        self
+    }
+
+    /// Also accepts requests from pages of `origin` (`https://app.example`), without
+    /// giving it CORS headers (its scripts still cannot read the answers).
+    pub fn allow_origin(mut self, origin: &str) -> Self {
+        let origin = normalise_origin(origin);
+        if !self.origins.contains(&origin) {
+            self.origins.push(origin);
+        }
+        self
+    }
+
+    /// Accepts requests from `origin` and lets its scripts read the answers (CORS).
+    pub fn allow_cors(mut self, origin: &str) -> Self {
+        let origin = normalise_origin(origin);
+        if !self.cors.contains(&origin) {
+            self.cors.push(origin);
+        }
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request but the health
+    /// probes.
+    pub fn with_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Whether a token is required.
+    pub fn requires_token(&self) -> bool {
+        self.token.is_some()
+    }
+
+    /// The accepted host names.
+    pub fn hosts(&self) -> &[String] {
+        &self.hosts
+    }
+
+    /// Origins accepted besides those of the accepted hosts (CORS ones included).
+    pub fn origins(&self) -> impl Iterator<Item = &str> {
+        self.origins.iter().chain(&self.cors).map(String::as_str)
+    }
+
+    fn host_allowed(&self, name: &str) -> bool {
+        self.hosts.iter().any(|h| h == "*" || h == name)
+    }
+
+    fn origin_allowed(&self, origin: &str) -> bool {
+        if self.origins.iter().chain(&self.cors).any(|o| o == origin) {
+            return true;
+        }
+        // A page of an accepted host (the server's own pages among them).
+        match origin.split_once("://") {
+            Some(("http" | "https", rest)) => self.host_allowed(&host_name(rest)),
+            _ => false,
+        }
+    }
+
+    /// Checks a request's host and origin; `Some` is the refusal to send.
+    fn refusal(&self, req: &Request) -> Option<Response> {
+        let headers = req.headers();
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .map(str::to_string)
+            .or_else(|| req.uri().authority().map(|a| a.to_string()));
+        if let Some(host) = host {
+            let name = host_name(&host);
+            if !self.host_allowed(&name) {
+                return Some(Problem::forbidden(
+                    "forbidden-host",
+                    "Host not accepted",
+                    format!(
+                        "requests for host `{name}` are not accepted (a defence against DNS rebinding); if clients reach this server under that name, start it with --allow-host {name}"
+                    ),
+                )
+                .into_response());
+            }
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("(not text)");
+            if !self.origin_allowed(&normalise_origin(origin)) {
+                return Some(Problem::forbidden(
+                    "forbidden-origin",
+                    "Origin not accepted",
+                    format!(
+                        "requests from pages of `{origin}` are not accepted (a defence against cross-site requests); to accept them start the server with --allow-origin {origin}, or --cors-origin {origin} to let its scripts read the answers too"
+                    ),
+                )
+                .into_response());
+            }
+        }
+        None
+    }
+
+    /// Checks the token, if one is required; `Some` is the 401 to send.
+    fn unauthorised(&self, headers: &HeaderMap) -> Option<Response> {
+        let token = self.token.as_ref()?;
+        let given = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                let (scheme, rest) = v.split_once(' ')?;
+                scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
+            });
+        let (challenge, detail) = match given {
+            Some(given) if constant_time_eq(given.as_bytes(), token.as_bytes()) => {
+                return None;
+            }
+            Some(_) => (
+                r#"Bearer realm="charon", error="invalid_token""#,
+                "the bearer token is not the one this server was started with",
+            ),
+            None => (
+                r#"Bearer realm="charon""#,
+                "this server requires a token: send `Authorization: Bearer <token>` with the token it was started with (--token or CHARON_TOKEN)",
+            ),
+        };
+        let mut response = Problem::unauthorized(detail.to_string()).into_response();
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static(challenge),
+        );
+        Some(response)
+    }
+}
+
+/// The middleware: see the module docs. Health probes skip the token.
+pub(super) async fn guard(guard: Arc<Guard>, req: Request, next: Next) -> Response {
+    if let Some(refusal) = guard.refusal(&req) {
+        return refusal;
+    }
+    let cors_origin = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+        .map(normalise_origin)
+        .filter(|o| guard.cors.contains(o));
+    if let Some(origin) = &cors_origin
+        && req.method() == Method::OPTIONS
+        && req
+            .headers()
+            .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD)
+    {
+        return with_cors(preflight(), origin);
+    }
+    let path = req.uri().path();
+    let probe = path == "/health" || path == "/health/ready";
+    if !probe && let Some(refusal) = guard.unauthorised(req.headers()) {
+        return match &cors_origin {
+            Some(origin) => with_cors(refusal, origin),
+            None => refusal,
+        };
+    }
+    let response = next.run(req).await;
+    match &cors_origin {
+        Some(origin) => with_cors(response, origin),
+        None => response,
+    }
+}
+
+/// The answer to a CORS preflight from an accepted origin.
+fn preflight() -> Response {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, HEAD, POST, PUT, DELETE"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(
+            "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+        ),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("600"),
+    );
+    response
+}
+
+fn with_cors(mut response: Response, origin: &str) -> Response {
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(origin) {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
+    }
+    headers.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("mcp-session-id, www-authenticate"),
+    );
+    headers.append(header::VARY, HeaderValue::from_static("Origin"));
+    response
+}
+
+/// The host name of `authority` (`host[:port]`, `[v6][:port]`), lower case.
+fn host_name(authority: &str) -> String {
+    let authority = authority.trim().trim_end_matches('/');
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    let name = if let Some(rest) = authority.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((v6, _)) => format!("[{v6}]"),
+            None => authority.to_string(),
+        }
+    } else if authority.matches(':').count() > 1 {
+        // A bare IPv6 address.
+        format!("[{authority}]")
+    } else {
+        authority.split(':').next().unwrap_or(authority).to_string()
+    };
+    name.to_ascii_lowercase()
+}
+
+/// An origin as browsers send it: lower case, no trailing slash, default port left out.
+fn normalise_origin(origin: &str) -> String {
+    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
+    origin
+        .strip_suffix(":80")
+        .filter(|o| o.starts_with("http://"))
+        .or_else(|| {
+            origin
+                .strip_suffix(":443")
+                .filter(|o| o.starts_with("https://"))
+        })
+        .map_or_else(|| origin.clone(), str::to_string)
+}
+
+/// Compares in time that depends on the lengths only, not on where they differ.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let mut diff = a.len() ^ b.len();
+    for i in 0..a.len().max(b.len()) {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= usize::from(x ^ y);
+    }
+    diff == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names_drop_ports_and_keep_brackets() {
+        assert_eq!(host_name("LocalHost:3000"), "localhost");
+        assert_eq!(host_name("[::1]:8080"), "[::1]");
+        assert_eq!(host_name("::1"), "[::1]");
+        assert_eq!(host_name("example.org"), "example.org");
+    }
+
+    #[test]
+    fn origins_of_accepted_hosts_pass_and_others_do_not() {
+        let guard = Guard::for_bind("127.0.0.1").allow_host("api.example");
+        assert!(guard.origin_allowed("http://localhost:5173"));
+        assert!(guard.origin_allowed("https://api.example"));
+        assert!(!guard.origin_allowed("http://attacker.example"));
+        assert!(!guard.origin_allowed("null"));
+        let guard = guard.allow_origin("https://App.example:443/");
+        assert!(guard.origin_allowed(&normalise_origin("https://app.example")));
+    }
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(constant_time_eq(b"secret", b"secret"));
+        assert!(!constant_time_eq(b"secret", b"secreT"));
+        assert!(!constant_time_eq(b"secret", b"secret-and-more"));
+        assert!(!constant_time_eq(b"", b"x"));
+    }
+}
