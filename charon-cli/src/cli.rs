@@ -427,9 +427,7 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
     }
     let host = args.host.unwrap_or_else(|| "127.0.0.1".into());
     let guard = args.guard.guard(&host)?;
-    let config = charon::mcp::http_config(&guard);
-    let app = axum::Router::new().nest_service("/mcp", charon::mcp::http_service(server, config));
-    let app = charon::http::guarded(app, guard.clone());
+    let app = charon::mcp::http_router(server, guard.clone());
     serve(&host, args.port.unwrap_or(3000), &guard, move |_| app)?;
     Ok(ExitCode::SUCCESS)
 }

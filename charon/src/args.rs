@@ -20,13 +20,24 @@ pub enum TextArgsError {
     /// A list given both as JSON text and as repeated keys.
     #[error("give list `{0}` either as JSON text or as repeated values, not both")]
     MixedList(String),
+    /// A name or value whose percent-decoded bytes are not UTF-8.
+    #[error(
+        "argument `{0}` is not UTF-8 text once percent-decoded (encode text as UTF-8 before escaping it)"
+    )]
+    NotUtf8(String),
+    /// JSON text nested deeper than the parser's limit (as in a request body).
+    #[error("argument `{0}` is JSON nested more than 127 levels deep")]
+    TooDeep(String),
 }
 
 impl TextArgsError {
     /// The argument concerned.
     pub fn argument(&self) -> &str {
         match self {
-            TextArgsError::Duplicate(a) | TextArgsError::MixedList(a) => a,
+            TextArgsError::Duplicate(a)
+            | TextArgsError::MixedList(a)
+            | TextArgsError::NotUtf8(a)
+            | TextArgsError::TooDeep(a) => a,
         }
     }
 }
@@ -36,11 +47,27 @@ pub fn from_query(
     op: &Operation,
     query: Option<&str>,
 ) -> Result<Map<String, Value>, TextArgsError> {
-    from_pairs(
-        op,
-        form_urlencoded::parse(query.unwrap_or_default().as_bytes())
-            .map(|(k, v)| (k.into_owned(), v.into_owned())),
-    )
+    let mut pairs = Vec::new();
+    for pair in query.unwrap_or_default().split('&') {
+        if pair.is_empty() {
+            continue;
+        }
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = decode(key).map_err(|raw| TextArgsError::NotUtf8(raw.to_string()))?;
+        let value = decode(value).map_err(|_| TextArgsError::NotUtf8(key.clone()))?;
+        pairs.push((key, value));
+    }
+    from_pairs(op, pairs)
+}
+
+/// One component of a form-encoded query: `+` is a space, `%XX` a byte; the bytes
+/// must be UTF-8 (never replaced: `Err` gives the component back).
+fn decode(component: &str) -> Result<String, &str> {
+    let spaced = component.replace('+', " ");
+    percent_encoding::percent_decode_str(&spaced)
+        .decode_utf8()
+        .map(std::borrow::Cow::into_owned)
+        .map_err(|_| component)
 }
 
 /// Reads `(name, text)` pairs into a JSON object of arguments, in first-appearance
@@ -64,7 +91,9 @@ pub fn from_pairs(
         let value = match (ty, values.as_slice()) {
             (Some(Type::List(inner)), values) => list_value(&key, inner, values)?,
             (_, [one]) => match ty {
-                Some(ty) => scalar_value(ty, one),
+                Some(ty) => {
+                    scalar_value(ty, one).ok_or_else(|| TextArgsError::TooDeep(key.clone()))?
+                }
                 None => Value::String(one.clone()),
             },
             _ => return Err(TextArgsError::Duplicate(key)),
@@ -76,10 +105,14 @@ pub fn from_pairs(
 
 /// A list: one value holding a JSON array, or one element per repeated key.
 fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, TextArgsError> {
-    let as_json = |v: &String| match serde_json::from_str::<Value>(v) {
-        Ok(array @ Value::Array(_)) => Some(array),
+    let too_deep = || TextArgsError::TooDeep(key.to_string());
+    let as_json = |v: &String| match json(v) {
+        Ok(Some(array @ Value::Array(_))) => Some(array),
         _ => None,
     };
+    for v in values {
+        json(v).map_err(|()| too_deep())?;
+    }
     if let [one] = values
         && let Some(array) = as_json(one)
     {
@@ -92,13 +125,26 @@ fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, TextA
     {
         return Err(TextArgsError::MixedList(key.to_string()));
     }
-    Ok(Value::Array(
-        values.iter().map(|v| scalar_value(inner, v)).collect(),
-    ))
+    values
+        .iter()
+        .map(|v| scalar_value(inner, v).ok_or_else(too_deep))
+        .collect::<Result<_, _>>()
+        .map(Value::Array)
 }
 
-/// One value by its declared type; text that does not parse stays a string.
-fn scalar_value(ty: &Type, text: &str) -> Value {
+/// JSON text parsed; `Ok(None)` when it is not JSON, `Err` when it is nested past
+/// the parser's limit (refused, as in a request body, rather than taken as text).
+fn json(text: &str) -> Result<Option<Value>, ()> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => Err(()),
+        Err(_) => Ok(None),
+    }
+}
+
+/// One value by its declared type; text that does not parse stays a string. `None`:
+/// JSON text nested too deep.
+fn scalar_value(ty: &Type, text: &str) -> Option<Value> {
     let parsed = match ty {
         Type::Atom | Type::String => None,
         Type::Int => is_integer_text(text)
@@ -115,12 +161,10 @@ fn scalar_value(ty: &Type, text: &str) -> Value {
             "false" => Some(Value::Bool(false)),
             _ => None,
         },
-        Type::List(_) => serde_json::from_str::<Value>(text)
-            .ok()
-            .filter(Value::is_array),
-        Type::Any => serde_json::from_str::<Value>(text)
-            .ok()
+        Type::List(_) => json(text).ok()?.filter(Value::is_array),
+        Type::Any => json(text)
+            .ok()?
             .filter(|v| v.is_number() || v.is_boolean() || v.is_array() || v.is_string()),
     };
-    parsed.unwrap_or_else(|| Value::String(text.to_string()))
+    Some(parsed.unwrap_or_else(|| Value::String(text.to_string())))
 }

@@ -206,19 +206,113 @@ impl ServerHandler for McpServer {
 /// front of `/mcp`, for its token and its problem details; see
 /// [`crate::http::guarded`].)
 pub fn http_config(guard: &crate::http::Guard) -> StreamableHttpServerConfig {
-    let config = StreamableHttpServerConfig::default();
-    if guard.hosts().iter().any(|h| h == "*") {
-        return config.disable_allowed_hosts().disable_allowed_origins();
-    }
-    let hosts: Vec<String> = guard.hosts().to_vec();
-    let mut origins: Vec<String> = hosts
+    let named: Vec<String> = guard
+        .hosts()
+        .iter()
+        .filter(|h| *h != "*")
+        .cloned()
+        .collect();
+    let mut origins: Vec<String> = named
         .iter()
         .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
         .collect();
     origins.extend(guard.origins().map(str::to_string));
-    config
-        .with_allowed_hosts(hosts)
-        .with_allowed_origins(origins)
+    let config = StreamableHttpServerConfig::default().with_allowed_origins(origins);
+    if named.len() < guard.hosts().len() {
+        // `*`: any host (the origins stay as named).
+        config.disable_allowed_hosts()
+    } else {
+        config.with_allowed_hosts(named)
+    }
+}
+
+/// The whole MCP-over-HTTP app: the streamable HTTP service at `/mcp`, behind
+/// `guard` (Host, Origin, token) and a JSON-RPC check of every posted body (see
+/// [`precheck`]).
+pub fn http_router(server: McpServer, guard: crate::http::Guard) -> axum::Router {
+    let service = http_service(server, http_config(&guard));
+    let app = axum::Router::new()
+        .nest_service("/mcp", service)
+        .fallback(|req: axum::extract::Request| async move {
+            use axum::response::IntoResponse;
+            crate::http::Problem::not_found(req.uri().path()).into_response()
+        })
+        .layer(axum::middleware::from_fn(precheck));
+    crate::http::guarded(app, guard)
+}
+
+/// Largest JSON-RPC message accepted over HTTP, in bytes (as the HTTP API's body).
+const MAX_MESSAGE: usize = 1 << 20;
+
+/// Answers in JSON-RPC what the transport would answer otherwise in plain HTTP, or
+/// not at all: a body that is not JSON (-32700, HTTP 400), one over 1 MiB (-32600,
+/// HTTP 413), `params` that are not an object, or `tools/call` `arguments` that are
+/// not an object (-32602, with the request's id).
+pub async fn precheck(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if req.method() != axum::http::Method::POST {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_MESSAGE).await else {
+        return rpc_error(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            Value::Null,
+            -32600,
+            format!("Invalid request: the message is larger than {MAX_MESSAGE} bytes"),
+        );
+    };
+    let message: Value = match serde_json::from_slice(&bytes) {
+        Ok(message) => message,
+        Err(e) => {
+            return rpc_error(
+                axum::http::StatusCode::BAD_REQUEST,
+                Value::Null,
+                -32700,
+                format!("Parse error: the body is not JSON: {e}"),
+            );
+        }
+    };
+    let messages = match &message {
+        Value::Array(batch) => batch.iter().collect(),
+        one => vec![one],
+    };
+    for m in messages {
+        if let Some(why) = bad_params(m) {
+            let id = m.get("id").cloned().unwrap_or(Value::Null);
+            return rpc_error(axum::http::StatusCode::OK, id, -32602, why);
+        }
+    }
+    let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+    next.run(req).await
+}
+
+/// Why a request's params are unusable, if they are.
+fn bad_params(message: &Value) -> Option<String> {
+    let params = message.get("params")?;
+    if !params.is_object() && !params.is_array() {
+        return Some("Invalid params: `params` must be an object".into());
+    }
+    let method = message.get("method").and_then(Value::as_str)?;
+    match params.get("arguments") {
+        Some(args) if method == "tools/call" && !args.is_object() && !args.is_null() => {
+            Some("Invalid params: `arguments` must be an object keyed by argument name".into())
+        }
+        _ => None,
+    }
+}
+
+fn rpc_error(
+    status: axum::http::StatusCode,
+    id: Value,
+    code: i64,
+    message: String,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    (status, axum::Json(body)).into_response()
 }
 
 /// The streamable HTTP service (mount it with `nest_service("/mcp", …)`).

@@ -144,6 +144,47 @@ fn a_dns_rebinding_read_is_refused_unless_the_name_is_allowed() {
     }
     let named = mixed(&["--allow-host", "attacker.example"]);
     assert_eq!(rebinding(named.port).status, 200);
+    // `*` accepts any host name, but still no other site's pages.
+    let any = mixed(&["--allow-host", "*"]);
+    assert_eq!(rebinding(any.port).status, 200);
+    assert_eq!(
+        form_post(any.port, "http://attacker.example", "x").status,
+        403
+    );
+}
+
+/// A cross-site link or image sends no Origin, but Sec-Fetch-Site says where it
+/// comes from.
+#[test]
+fn a_cross_site_request_without_origin_is_refused() {
+    let server = mixed(&[]);
+    let port = server.port;
+    let host = format!("127.0.0.1:{port}");
+    let get = |site: &str| {
+        request(
+            port,
+            "GET",
+            "/openapi.json",
+            &[("Host", &host), ("Sec-Fetch-Site", site)],
+            "",
+        )
+    };
+    for site in ["cross-site", "same-site"] {
+        let reply = get(site);
+        assert_eq!(reply.status, 403, "{site}");
+        assert_eq!(problem_type(&reply), "urn:charon:problem:forbidden-origin");
+    }
+    for site in ["same-origin", "none"] {
+        assert_eq!(get(site).status, 200, "{site}");
+    }
+    let bad_host = request(
+        port,
+        "GET",
+        "/openapi.json",
+        &[("Host", "localhost\u{e9}")],
+        "",
+    );
+    assert_eq!(bad_host.status, 403);
 }
 
 #[test]

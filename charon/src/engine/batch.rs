@@ -34,10 +34,11 @@ const MAX_BATCH: usize = 64;
 /// behind it to other workers: a slow call holds up no more than this.
 const PATIENCE: Duration = Duration::from_millis(2);
 
-/// At most this many bytes of requests go to a worker in one batch: less than a
-/// pipe holds, so writing a batch never waits for the worker (a single larger call
-/// goes alone).
-const MAX_BATCH_BYTES: usize = 32 * 1024;
+/// At most this many bytes of requests go to a worker in one batch: the smallest
+/// pipe Linux makes (one page, once a user's pipe quota is spent) holds them, so
+/// writing a batch never waits for a worker that is busy with its first call. A
+/// larger call goes alone: the worker is idle then, and reads it whole.
+const MAX_BATCH_BYTES: usize = 4096;
 
 /// Appends a request as one JSON line.
 fn push_line(lines: &mut Vec<u8>, request: &Request) {
@@ -92,10 +93,11 @@ impl Batcher {
     /// Puts calls back at the front of the queue, in their order.
     fn requeue(&self, jobs: impl DoubleEndedIterator<Item = Job>) {
         let mut queue = self.lock();
+        let before = queue.jobs.len();
         for job in jobs.rev() {
             queue.jobs.push_front(job);
         }
-        let wake = queue.sleeping > 0;
+        let wake = queue.sleeping > 0 && queue.jobs.len() > before;
         drop(queue);
         if wake {
             self.ready.notify_one();
@@ -190,12 +192,11 @@ impl Engine {
             batcher.expire(limit);
             return;
         }
-        let jobs = self.take_share();
+        let mut jobs = self.take_share();
         if jobs.is_empty() {
             self.release_after(worker, 0, Duration::ZERO);
             return;
         }
-        let calls = jobs.len() as u64;
         let alone = jobs.len() == 1 && self.inner.in_flight.load(Ordering::Acquire) == 1;
         let spin = if alone { SPIN } else { Duration::ZERO };
         let first_id = self
@@ -203,6 +204,7 @@ impl Engine {
             .request_ids
             .fetch_add(jobs.len() as u64, Ordering::Relaxed);
         let mut lines = Vec::new();
+        let mut taken = 0;
         for (id, job) in (first_id..).zip(&jobs) {
             let request = Request::Run {
                 query: job.query.clone(),
@@ -210,8 +212,16 @@ impl Engine {
                 changes: false,
                 id,
             };
+            let before = lines.len();
             push_line(&mut lines, &request);
+            if taken > 0 && lines.len() > MAX_BATCH_BYTES {
+                lines.truncate(before);
+                break;
+            }
+            taken += 1;
         }
+        batcher.requeue(jobs.split_off(taken).into_iter());
+        let calls = jobs.len() as u64;
         let started = Instant::now();
         if worker.send(&lines).is_err() {
             // Nothing ran: the calls wait for another worker.
@@ -287,26 +297,15 @@ impl Engine {
 
     /// This driver's share of the queue: the calls whose deadline passed are
     /// answered, then up to an even share among the workers is taken (so that every
-    /// worker gets some while others are busy), at most `MAX_BATCH` calls and
-    /// `MAX_BATCH_BYTES` of requests.
+    /// worker gets some while others are busy), at most `MAX_BATCH` calls (and
+    /// `serve_batch` sends at most `MAX_BATCH_BYTES` of them).
     fn take_share(&self) -> Vec<Job> {
         let batcher = &self.inner.batcher;
         batcher.expire(self.inner.config.limits.time);
         let mut queue = batcher.lock();
         let workers = self.inner.config.workers.max(1);
         let share = queue.jobs.len().div_ceil(workers).clamp(1, MAX_BATCH);
-        let mut bytes = 0;
-        let n = queue
-            .jobs
-            .iter()
-            .take(share)
-            .take_while(|job| {
-                bytes += job.query.len() + 64;
-                bytes <= MAX_BATCH_BYTES
-            })
-            .count()
-            .max(1)
-            .min(queue.jobs.len());
+        let n = share.min(queue.jobs.len());
         queue.jobs.drain(..n).collect()
     }
 }

@@ -14,7 +14,10 @@
 //!    passes: a browser always sends one.
 //! 2. **Origin**: when present, it must name an accepted host (same-origin pages), or
 //!    be listed with [`Guard::allow_origin`] or [`Guard::allow_cors`]. A cross-site
-//!    form or script is refused whatever the method, and so is `Origin: null`.
+//!    form or script is refused whatever the method, and so is `Origin: null`. A
+//!    browser request without Origin (a cross-site link or image) is refused when its
+//!    `Sec-Fetch-Site` says it comes from another site. (`allow_host("*")` accepts
+//!    any host but no origin beyond the named ones.)
 //! 3. **Token** ([`Guard::with_token`]): `Authorization: Bearer <token>`, compared in
 //!    constant time; otherwise 401 with `WWW-Authenticate`. The liveness and
 //!    readiness probes (`/health`, `/health/ready`) need none.
@@ -146,9 +149,13 @@ impl Guard {
         if self.origins.iter().chain(&self.cors).any(|o| o == origin) {
             return true;
         }
-        // A page of an accepted host (the server's own pages among them).
+        // A page of an accepted host, named (the server's own pages among them):
+        // `--allow-host '*'` turns off the rebinding defence, not this one.
         match origin.split_once("://") {
-            Some(("http" | "https", rest)) => self.host_allowed(&host_name(rest)),
+            Some(("http" | "https", rest)) => {
+                let name = host_name(rest);
+                self.hosts.contains(&name)
+            }
             _ => false,
         }
     }
@@ -156,11 +163,11 @@ impl Guard {
     /// Checks a request's host and origin; `Some` is the refusal to send.
     fn refusal(&self, req: &Request) -> Option<Response> {
         let headers = req.headers();
-        let host = headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .map(str::to_string)
-            .or_else(|| req.uri().authority().map(|a| a.to_string()));
+        let host = match headers.get(header::HOST) {
+            // Not text: no accepted host looks like that.
+            Some(h) => Some(h.to_str().unwrap_or("(not text)").to_string()),
+            None => req.uri().authority().map(|a| a.to_string()),
+        };
         if let Some(host) = host {
             let name = host_name(&host);
             if !self.host_allowed(&name) {
@@ -173,6 +180,23 @@ impl Guard {
                 )
                 .into_response());
             }
+        }
+        // Browsers send no Origin on a cross-site GET (a link, an image, a GET form)
+        // but do send Sec-Fetch-Site: anything but a same-origin or user-typed
+        // request is refused the same way.
+        if !headers.contains_key(header::ORIGIN)
+            && let Some(site) = headers.get("sec-fetch-site")
+            && !matches!(site.to_str(), Ok("same-origin" | "none"))
+        {
+            let site = site.to_str().unwrap_or("(not text)");
+            return Some(Problem::forbidden(
+                "forbidden-origin",
+                "Origin not accepted",
+                format!(
+                    "a request a browser sent for a page of another site (Sec-Fetch-Site: {site}) is not accepted; pages of other sites must send their Origin and be allowed with --allow-origin"
+                ),
+            )
+            .into_response());
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("(not text)");
@@ -353,6 +377,11 @@ mod tests {
         assert!(guard.origin_allowed("https://api.example"));
         assert!(!guard.origin_allowed("http://attacker.example"));
         assert!(!guard.origin_allowed("null"));
+        let any = guard.clone().allow_host("*");
+        assert!(
+            !any.origin_allowed("http://attacker.example"),
+            "* is for hosts only"
+        );
         let guard = guard.allow_origin("https://App.example:443/");
         assert!(guard.origin_allowed(&normalise_origin("https://app.example")));
     }

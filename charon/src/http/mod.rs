@@ -302,13 +302,75 @@ async fn read_body(
             return Err(Problem::unsupported_media_type(ct));
         }
     }
-    serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+    let invalid = |e: serde_json::Error| {
         Problem::bad_arguments(
             name,
             None,
             format!("{name}: the body is not valid JSON: {e}"),
         )
-    })
+    };
+    let value = serde_json::from_slice(&bytes).map_err(invalid)?;
+    // JSON does not say which of two equal keys wins; the query string refuses
+    // repeated arguments, and so does the body, at every depth.
+    serde::de::DeserializeSeed::deserialize(
+        NoDuplicateKeys,
+        &mut serde_json::Deserializer::from_slice(&bytes),
+    )
+    .map_err(|e| {
+        Problem::bad_arguments(name, None, format!("{name}: the body is ambiguous: {e}"))
+    })?;
+    Ok(Some(value))
+}
+
+/// Walks JSON text and fails on an object that has the same key twice.
+struct NoDuplicateKeys;
+
+impl<'de> serde::de::DeserializeSeed<'de> for NoDuplicateKeys {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("JSON")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(NoDuplicateKeys)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!(
+                    "key `{key}` appears twice in one object"
+                )));
+            }
+            map.next_value_seed(NoDuplicateKeys)?;
+        }
+        Ok(())
+    }
 }
 
 fn merge(

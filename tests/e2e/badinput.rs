@@ -1,0 +1,161 @@
+//! Bad input is answered in format: problem details on HTTP, JSON-RPC errors on MCP,
+//! the same answer for the same mistake wherever the value comes from.
+
+use serde_json::{Value, json};
+
+use crate::util::{HttpServer, Reply, charon_bin, fixture, free_port, request};
+
+fn post(port: u16, path: &str, content_type: &str, body: &str) -> Reply {
+    let host = format!("127.0.0.1:{port}");
+    request(
+        port,
+        "POST",
+        path,
+        &[("Host", &host), ("Content-Type", content_type)],
+        body,
+    )
+}
+
+/// The problem's `type` and `detail`, checking the media type.
+fn problem(reply: &Reply) -> (String, String) {
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/problem+json"),
+        "{}",
+        reply.body
+    );
+    let body: Value = serde_json::from_str(&reply.body).expect("JSON");
+    (
+        body["type"].as_str().unwrap_or_default().to_string(),
+        body["detail"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[test]
+fn bad_arguments_are_refused_alike_from_query_and_body() {
+    let server = HttpServer::start(&fixture("types.pl"), &[]);
+    let port = server.port;
+    // Bytes that are not UTF-8: refused, never replaced.
+    let reply = post(port, "/echo_string?In=%FF%FE", "application/json", "");
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    let (kind, detail) = problem(&reply);
+    assert_eq!(kind, "urn:charon:problem:bad-arguments");
+    assert!(detail.contains("UTF-8"), "{detail}");
+    // Valid UTF-8 (and `+` as a space) still reads as text.
+    let reply = post(port, "/echo_string?In=%C3%BC+x", "application/json", "");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.body, r#""ü x""#);
+    // A key twice in a body, at the top or deeper, as a name twice in the query.
+    for body in [r#"{"In":"a","In":"b"}"#, r#"{"In":{"k":1,"k":2}}"#] {
+        let path = if body.contains("\"k\"") {
+            "/echo_any"
+        } else {
+            "/echo_string"
+        };
+        let reply = post(port, path, "application/json", body);
+        assert_eq!(reply.status, 400, "{body}: {}", reply.body);
+        assert!(
+            problem(&reply).1.contains("appears twice"),
+            "{}",
+            reply.body
+        );
+    }
+    let reply = post(port, "/echo_string?In=a&In=b", "application/json", "");
+    assert_eq!(reply.status, 400);
+    // JSON nested past the parser's limit: 400 in the query string as in a body.
+    let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+    let in_query = post(
+        port,
+        &format!(
+            "/echo_any?In={}",
+            deep.replace('[', "%5B").replace(']', "%5D")
+        ),
+        "application/json",
+        "",
+    );
+    let in_body = post(
+        port,
+        "/echo_any",
+        "application/json",
+        &format!(r#"{{"In":{deep}}}"#),
+    );
+    assert_eq!(in_query.status, 400, "{}", in_query.body);
+    assert_eq!(in_body.status, 400, "{}", in_body.body);
+    assert!(problem(&in_query).1.contains("127 levels"));
+    // Just under the limit, both answer.
+    let fine = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    let reply = post(
+        port,
+        &format!(
+            "/echo_any?In={}",
+            fine.replace('[', "%5B").replace(']', "%5D")
+        ),
+        "application/json",
+        "",
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    // Negative zero: the engine has none; documented to come back as 0.0.
+    let reply = post(port, "/echo_float", "application/json", r#"{"In":-0.0}"#);
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        serde_json::from_str::<Value>(&reply.body).ok(),
+        Some(json!(0.0))
+    );
+}
+
+/// MCP over HTTP: a body that is not JSON is a JSON-RPC parse error (-32700), and
+/// `arguments` that are not an object are invalid params (-32602) with the request's
+/// id; the server answers normally afterwards.
+#[test]
+fn mcp_bad_messages_are_json_rpc_errors() {
+    let port = free_port();
+    let mut child = std::process::Command::new(charon_bin())
+        .arg("mcp")
+        .arg(fixture("types.pl"))
+        .args(["--port", &port.to_string(), "--log", "warn"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("charon mcp starts");
+    let host = format!("127.0.0.1:{port}");
+    let send = |body: &str| {
+        request(
+            port,
+            "POST",
+            "/mcp",
+            &[
+                ("Host", &host),
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+            ],
+            body,
+        )
+    };
+    for _ in 0..600 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let parse = send(r#"{"jsonrpc": "2.0", "id": 1, "method": "#);
+    assert_eq!(parse.status, 400, "{}", parse.body);
+    let error: Value = serde_json::from_str(&parse.body).expect("a JSON-RPC error");
+    assert_eq!(error["error"]["code"], -32700);
+    assert_eq!(error["id"], Value::Null);
+    let params = send(
+        r#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo_int", "arguments": [1]}}"#,
+    );
+    assert_eq!(params.status, 200, "{}", params.body);
+    let error: Value = serde_json::from_str(&params.body).expect("a JSON-RPC error");
+    assert_eq!(error["error"]["code"], -32602);
+    assert_eq!(error["id"], 7);
+    let initialize = send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "bad-input-test", "version": "0"}}})
+        .to_string(),
+    );
+    assert_eq!(initialize.status, 200, "{}", initialize.body);
+    let _ = child.kill();
+    let _ = child.wait();
+}
