@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{HttpServer, Reply, charon_bin, fixture, free_port, request};
+use crate::util::{HttpServer, Reply, fixture, mcp_http_server, request};
 
 fn post(port: u16, path: &str, content_type: &str, body: &str) -> Reply {
     let host = format!("127.0.0.1:{port}");
@@ -16,21 +16,6 @@ fn post(port: u16, path: &str, content_type: &str, body: &str) -> Reply {
     )
 }
 
-/// The problem's `type` and `detail`, checking the media type.
-fn problem(reply: &Reply) -> (String, String) {
-    assert_eq!(
-        reply.header("content-type"),
-        Some("application/problem+json"),
-        "{}",
-        reply.body
-    );
-    let body: Value = serde_json::from_str(&reply.body).expect("JSON");
-    (
-        body["type"].as_str().unwrap_or_default().to_string(),
-        body["detail"].as_str().unwrap_or_default().to_string(),
-    )
-}
-
 #[test]
 fn bad_arguments_are_refused_alike_from_query_and_body() {
     let server = HttpServer::start(&fixture("types.pl"), &[]);
@@ -38,7 +23,7 @@ fn bad_arguments_are_refused_alike_from_query_and_body() {
     // Bytes that are not UTF-8: refused, never replaced.
     let reply = post(port, "/echo_string?In=%FF%FE", "application/json", "");
     assert_eq!(reply.status, 400, "{}", reply.body);
-    let (kind, detail) = problem(&reply);
+    let (kind, detail) = reply.problem();
     assert_eq!(kind, "urn:charon:problem:bad-arguments");
     assert!(detail.contains("UTF-8"), "{detail}");
     // Valid UTF-8 (and `+` as a space) still reads as text.
@@ -55,7 +40,7 @@ fn bad_arguments_are_refused_alike_from_query_and_body() {
         let reply = post(port, path, "application/json", body);
         assert_eq!(reply.status, 400, "{body}: {}", reply.body);
         assert!(
-            problem(&reply).1.contains("appears twice"),
+            reply.problem().1.contains("appears twice"),
             "{}",
             reply.body
         );
@@ -81,7 +66,7 @@ fn bad_arguments_are_refused_alike_from_query_and_body() {
     );
     assert_eq!(in_query.status, 400, "{}", in_query.body);
     assert_eq!(in_body.status, 400, "{}", in_body.body);
-    assert!(problem(&in_query).1.contains("127 levels"));
+    assert!(in_query.problem().1.contains("127 levels"));
     // Just under the limit, both answer.
     let fine = format!("{}{}", "[".repeat(100), "]".repeat(100));
     let reply = post(
@@ -108,15 +93,8 @@ fn bad_arguments_are_refused_alike_from_query_and_body() {
 /// id; the server answers normally afterwards.
 #[test]
 fn mcp_bad_messages_are_json_rpc_errors() {
-    let port = free_port();
-    let mut child = std::process::Command::new(charon_bin())
-        .arg("mcp")
-        .arg(fixture("types.pl"))
-        .args(["--port", &port.to_string(), "--log", "warn"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("charon mcp starts");
+    let server = mcp_http_server(&fixture("types.pl"), &[], &[]);
+    let port = server.port;
     let host = format!("127.0.0.1:{port}");
     let send = |body: &str| {
         request(
@@ -131,12 +109,6 @@ fn mcp_bad_messages_are_json_rpc_errors() {
             body,
         )
     };
-    for _ in 0..600 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
     let parse = send(r#"{"jsonrpc": "2.0", "id": 1, "method": "#);
     assert_eq!(parse.status, 400, "{}", parse.body);
     let error: Value = serde_json::from_str(&parse.body).expect("a JSON-RPC error");
@@ -156,6 +128,4 @@ fn mcp_bad_messages_are_json_rpc_errors() {
         .to_string(),
     );
     assert_eq!(initialize.status, 200, "{}", initialize.body);
-    let _ = child.kill();
-    let _ = child.wait();
 }

@@ -5,17 +5,10 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{HttpServer, Reply, charon_bin, fixture, free_port, request};
+use crate::util::{HttpServer, Reply, charon_bin, fixture, mcp_http_server, request};
 
 fn problem_type(reply: &Reply) -> String {
-    assert_eq!(
-        reply.header("content-type"),
-        Some("application/problem+json"),
-        "{}",
-        reply.body
-    );
-    let body: Value = serde_json::from_str(&reply.body).expect("JSON");
-    body["type"].as_str().unwrap_or_default().to_string()
+    reply.problem().0
 }
 
 fn mixed(args: &[&str]) -> HttpServer {
@@ -258,16 +251,12 @@ fn a_token_is_required_when_set_and_compared_whole() {
 /// `charon mcp KB --port P` with CHARON_TOKEN set: `initialize` needs the token.
 #[test]
 fn mcp_over_http_takes_the_token_from_the_environment() {
-    let port = free_port();
-    let mut child = std::process::Command::new(charon_bin())
-        .args(["mcp"])
-        .arg(fixture("state/mixed.pl"))
-        .args(["--port", &port.to_string(), "--log", "warn"])
-        .env("CHARON_TOKEN", "env-token")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("charon mcp starts");
+    let server = mcp_http_server(
+        &fixture("state/mixed.pl"),
+        &[],
+        &[("CHARON_TOKEN", "env-token")],
+    );
+    let port = server.port;
     let host = format!("127.0.0.1:{port}");
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
@@ -284,15 +273,6 @@ fn mcp_over_http_takes_the_token_from_the_environment() {
         }
         request(port, "POST", "/mcp", &headers, &initialize)
     };
-    let mut up = false;
-    for _ in 0..600 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            up = true;
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert!(up, "the MCP server listens");
     let refused = post(None);
     assert_eq!(refused.status, 401, "{}", refused.body);
     assert_eq!(post(Some("Bearer wrong")).status, 401);
@@ -311,8 +291,6 @@ fn mcp_over_http_takes_the_token_from_the_environment() {
         &initialize,
     );
     assert_eq!(foreign.status, 403);
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[test]

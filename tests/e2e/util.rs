@@ -216,6 +216,21 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The problem's `type` and `detail`, asserting the problem+json media type.
+    pub fn problem(&self) -> (String, String) {
+        assert_eq!(
+            self.header("content-type"),
+            Some("application/problem+json"),
+            "{}",
+            self.body
+        );
+        let body: serde_json::Value = serde_json::from_str(&self.body).expect("JSON");
+        (
+            body["type"].as_str().unwrap_or_default().to_string(),
+            body["detail"].as_str().unwrap_or_default().to_string(),
+        )
+    }
+
     /// The first header named `name` (lower case).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
@@ -260,6 +275,30 @@ pub fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], bo
         headers,
         body: body.to_string(),
     }
+}
+
+/// `charon mcp KB --port P ARGS` (MCP over HTTP) running as a process, with `env`
+/// set; listening when this returns; killed on drop.
+pub fn mcp_http_server(kb: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> HttpServer {
+    let port = free_port();
+    let child = std::process::Command::new(charon_bin())
+        .arg("mcp")
+        .arg(kb)
+        .args(["--port", &port.to_string(), "--log", "warn"])
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("charon mcp starts");
+    let server = HttpServer { child, port };
+    for _ in 0..600 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return server;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("charon mcp did not listen on {port}");
 }
 
 /// `charon http` running as a process; killed on drop.
