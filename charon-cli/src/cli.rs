@@ -206,7 +206,7 @@ struct McpArgs {
     /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
     ///
     /// Example: --stdio
-    #[arg(long, conflicts_with_all = ["host", "port", "allow_host", "allow_origin", "cors_origin"])]
+    #[arg(long, conflicts_with_all = ["host", "port", "allow_host", "allow_origin", "cors_origin", "max_sessions", "session_idle_secs"])]
     stdio: bool,
     /// Address to bind for streamable HTTP at /mcp. Anything but loopback makes the
     /// whole knowledge base queryable by anyone who can reach the port (unless a token
@@ -220,6 +220,18 @@ struct McpArgs {
     /// Example: --port 8080
     #[arg(long)]
     port: Option<u16>,
+    /// Most MCP sessions open at once over HTTP; an `initialize` beyond is refused
+    /// (busy, -32000) until one closes or expires.
+    ///
+    /// Example: --max-sessions 100
+    #[arg(long, value_name = "N", default_value_t = charon::mcp::McpHttpOptions::default().max_sessions)]
+    max_sessions: usize,
+    /// Seconds without a request after which an MCP session over HTTP is closed (its
+    /// client initializes again).
+    ///
+    /// Example: --session-idle-secs 60
+    #[arg(long, value_name = "SECS", default_value_t = charon::mcp::McpHttpOptions::default().idle_timeout.as_secs())]
+    session_idle_secs: u64,
     #[command(flatten)]
     guard: GuardArgs,
     #[command(flatten)]
@@ -427,7 +439,12 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
     }
     let host = args.host.unwrap_or_else(|| "127.0.0.1".into());
     let guard = args.guard.guard(&host)?;
-    let app = charon::mcp::http_router(server, guard.clone());
+    let options = charon::mcp::McpHttpOptions::default()
+        .with_max_sessions(args.max_sessions)
+        .with_idle_timeout(std::time::Duration::from_secs(
+            args.session_idle_secs.max(1),
+        ));
+    let app = charon::mcp::http_router_with(server, guard.clone(), options);
     serve(&host, args.port.unwrap_or(3000), &guard, move |_| app)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -226,32 +226,111 @@ pub fn http_config(guard: &crate::http::Guard) -> StreamableHttpServerConfig {
     }
 }
 
-/// The whole MCP-over-HTTP app: the streamable HTTP service at `/mcp`, behind
-/// `guard` (Host, Origin, token) and a JSON-RPC check of every posted body (see
-/// [`precheck`]).
+/// Limits of MCP over HTTP, besides those every call has (the knowledge base's
+/// admission limit and time limit apply to tool calls as to HTTP calls).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct McpHttpOptions {
+    /// Sessions open at once; an `initialize` beyond is refused (JSON-RPC -32000,
+    /// HTTP 503) until one closes or expires.
+    pub max_sessions: usize,
+    /// A session without any request for this long is closed; its client
+    /// initializes again.
+    pub idle_timeout: std::time::Duration,
+}
+
+impl Default for McpHttpOptions {
+    fn default() -> Self {
+        McpHttpOptions {
+            max_sessions: 1000,
+            idle_timeout: std::time::Duration::from_secs(300),
+        }
+    }
+}
+
+impl McpHttpOptions {
+    /// These options with another session limit.
+    pub fn with_max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions;
+        self
+    }
+
+    /// These options with another idle timeout.
+    pub fn with_idle_timeout(mut self, idle: std::time::Duration) -> Self {
+        self.idle_timeout = idle;
+        self
+    }
+}
+
+/// The whole MCP-over-HTTP app with the default limits; see [`http_router_with`].
 pub fn http_router(server: McpServer, guard: crate::http::Guard) -> axum::Router {
-    let service = http_service(server, http_config(&guard));
+    http_router_with(server, guard, McpHttpOptions::default())
+}
+
+/// The whole MCP-over-HTTP app: the streamable HTTP service at `/mcp`, behind
+/// `guard` (Host, Origin, token), the session limits of `options`, and a JSON-RPC
+/// check of every posted body: a body that is not JSON (-32700, HTTP 400), one over
+/// 1 MiB (-32600, HTTP 413), `params` that are not an object, or `tools/call`
+/// `arguments` that are not an object (-32602, with the request's id).
+pub fn http_router_with(
+    server: McpServer,
+    guard: crate::http::Guard,
+    options: McpHttpOptions,
+) -> axum::Router {
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(options.idle_timeout);
+    let manager = Arc::new(manager);
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        manager.clone(),
+        http_config(&guard),
+    );
+    let sessions = Arc::new(Sessions {
+        manager,
+        opening: std::sync::atomic::AtomicUsize::new(0),
+        max: options.max_sessions.max(1),
+        idle: options.idle_timeout,
+    });
     let app = axum::Router::new()
         .nest_service("/mcp", service)
         .fallback(|req: axum::extract::Request| async move {
             use axum::response::IntoResponse;
             crate::http::Problem::not_found(req.uri().path()).into_response()
         })
-        .layer(axum::middleware::from_fn(precheck));
+        .layer(axum::middleware::from_fn(move |req, next| {
+            precheck(req, next, sessions.clone())
+        }));
     crate::http::guarded(app, guard)
+}
+
+/// The open sessions, and the `initialize` requests under way.
+struct Sessions {
+    manager: Arc<LocalSessionManager>,
+    opening: std::sync::atomic::AtomicUsize,
+    max: usize,
+    idle: std::time::Duration,
+}
+
+/// Decrements the count of `initialize` requests under way when dropped.
+struct Opening<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Opening<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 /// Largest JSON-RPC message accepted over HTTP, in bytes (as the HTTP API's body).
 const MAX_MESSAGE: usize = 1 << 20;
 
 /// Answers in JSON-RPC what the transport would answer otherwise in plain HTTP, or
-/// not at all: a body that is not JSON (-32700, HTTP 400), one over 1 MiB (-32600,
-/// HTTP 413), `params` that are not an object, or `tools/call` `arguments` that are
-/// not an object (-32602, with the request's id).
-pub async fn precheck(
+/// not at all; refuses an `initialize` beyond the session limit.
+async fn precheck(
     req: axum::extract::Request,
     next: axum::middleware::Next,
+    sessions: Arc<Sessions>,
 ) -> axum::response::Response {
+    use std::sync::atomic::Ordering;
     if req.method() != axum::http::Method::POST {
         return next.run(req).await;
     }
@@ -279,12 +358,37 @@ pub async fn precheck(
         Value::Array(batch) => batch.iter().collect(),
         one => vec![one],
     };
-    for m in messages {
+    for m in &messages {
         if let Some(why) = bad_params(m) {
             let id = m.get("id").cloned().unwrap_or(Value::Null);
             return rpc_error(axum::http::StatusCode::OK, id, -32602, why);
         }
     }
+    let initialize = messages
+        .iter()
+        .find(|m| m.get("method").and_then(Value::as_str) == Some("initialize"));
+    let _opening = match initialize {
+        Some(m) if !parts.headers.contains_key("mcp-session-id") => {
+            let before = sessions.opening.fetch_add(1, Ordering::AcqRel);
+            let opening = Opening(&sessions.opening);
+            let open = sessions.manager.sessions.read().await.len();
+            if open + before >= sessions.max {
+                let id = m.get("id").cloned().unwrap_or(Value::Null);
+                return rpc_error(
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    id,
+                    -32000,
+                    format!(
+                        "Server busy: {} MCP sessions are open, the limit; close one (DELETE /mcp) or try again once idle ones expire ({} s without a request)",
+                        sessions.max,
+                        sessions.idle.as_secs()
+                    ),
+                );
+            }
+            Some(opening)
+        }
+        _ => None,
+    };
     let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
     next.run(req).await
 }

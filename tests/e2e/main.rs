@@ -14,7 +14,7 @@ mod guard; // Host/Origin checks, CORS, the bearer token (HTTP and MCP over HTTP
 mod hostile; // values that try to become code come back as data
 mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against the document
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
-mod mcp; // MCP: tools from the model, Host/Origin checks (sessions: tests/mcp/)
+mod mcp; // MCP: tools from the model, Host/Origin checks, session limits (sessions: tests/mcp/)
 mod persist; // --persist: atomic write-back, byte preservation, crashes, external edits
 mod pressure; // limits while collecting and waiting, long and deep answers, liveness, recycling
 mod recycling; // memory stays flat; dynamic facts survive worker replacement

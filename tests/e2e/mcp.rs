@@ -3,6 +3,7 @@
 //! Whole sessions with real clients are in tests/mcp/ (run by scripts/api-checks.sh).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -187,4 +188,93 @@ fn mcp_tool_calls_share_the_admission_limit() {
     // Two workers are free again: the same call is answered.
     session.call(1, "det1", json!({"X": 1}));
     assert_eq!(session.answer(1)["structuredContent"]["result"], 2);
+}
+
+/// Resident memory of a process, in KiB (Linux).
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmRSS")
+}
+
+/// An `initialize` storm over HTTP: sessions beyond `--max-sessions` are refused as
+/// busy (JSON-RPC -32000, HTTP 503) and memory stays bounded; sessions idle past
+/// `--session-idle-secs` close, and new ones can open.
+#[test]
+fn an_initialize_storm_is_bounded_and_idle_sessions_close() {
+    use crate::util::{fixture, mcp_http_server, request};
+    let server = mcp_http_server(
+        &fixture("types.pl"),
+        &["--max-sessions", "50", "--session-idle-secs", "2"],
+        &[],
+    );
+    let port = server.port;
+    let before = rss_kib(server.child.id());
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "storm", "version": "0"}}})
+    .to_string();
+    let host = format!("127.0.0.1:{port}");
+    let open = || {
+        request(
+            port,
+            "POST",
+            "/mcp",
+            &[
+                ("Host", &host),
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+            ],
+            &initialize,
+        )
+    };
+    let replies: Vec<_> = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..8)
+            .map(|_| s.spawn(|| (0..250).map(|_| open()).collect::<Vec<_>>()))
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|t| t.join().expect("client"))
+            .collect()
+    });
+    let opened: Vec<_> = replies.iter().filter(|r| r.status == 200).collect();
+    let busy: Vec<_> = replies.iter().filter(|r| r.status == 503).collect();
+    assert_eq!(opened.len(), 50, "exactly the limit opens");
+    assert_eq!(busy.len(), replies.len() - 50, "the rest are busy");
+    let error: Value = serde_json::from_str(&busy[0].body).expect("a JSON-RPC error");
+    assert_eq!(error["error"]["code"], -32000);
+    let grown = rss_kib(server.child.id()).saturating_sub(before);
+    assert!(
+        grown < 64 * 1024,
+        "2,000 initializes grew memory by {grown} KiB"
+    );
+    // Idle sessions close: an old session id is unknown after the idle time, and a
+    // new session opens.
+    let session = opened[0]
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
+    std::thread::sleep(Duration::from_secs(4));
+    let old = request(
+        port,
+        "POST",
+        "/mcp",
+        &[
+            ("Host", &host),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("Mcp-Session-Id", &session),
+            ("Mcp-Protocol-Version", "2025-06-18"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string(),
+    );
+    assert_eq!(old.status, 404, "{}", old.body);
+    assert_eq!(
+        open().status,
+        200,
+        "a new session opens once idle ones closed"
+    );
 }
