@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{HttpServer, Reply, fixture, mcp_http_server, request};
+use crate::util::{HttpServer, Reply, fixture, mcp_http_server, mcp_initialize, mcp_post, request};
 
 fn post(port: u16, path: &str, content_type: &str, body: &str) -> Reply {
     let host = format!("127.0.0.1:{port}");
@@ -95,20 +95,7 @@ fn bad_arguments_are_refused_alike_from_query_and_body() {
 fn mcp_bad_messages_are_json_rpc_errors() {
     let server = mcp_http_server(&fixture("types.pl"), &[], &[]);
     let port = server.port;
-    let host = format!("127.0.0.1:{port}");
-    let send = |body: &str| {
-        request(
-            port,
-            "POST",
-            "/mcp",
-            &[
-                ("Host", &host),
-                ("Content-Type", "application/json"),
-                ("Accept", "application/json, text/event-stream"),
-            ],
-            body,
-        )
-    };
+    let send = |body: &str| mcp_post(port, body, &[]);
     let parse = send(r#"{"jsonrpc": "2.0", "id": 1, "method": "#);
     assert_eq!(parse.status, 400, "{}", parse.body);
     let error: Value = serde_json::from_str(&parse.body).expect("a JSON-RPC error");
@@ -121,11 +108,6 @@ fn mcp_bad_messages_are_json_rpc_errors() {
     let error: Value = serde_json::from_str(&params.body).expect("a JSON-RPC error");
     assert_eq!(error["error"]["code"], -32602);
     assert_eq!(error["id"], 7);
-    let initialize = send(
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "bad-input-test", "version": "0"}}})
-        .to_string(),
-    );
+    let initialize = send(&mcp_initialize("bad-input-test"));
     assert_eq!(initialize.status, 200, "{}", initialize.body);
 }

@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{HttpServer, Reply, charon_bin, fixture, mcp_http_server, request};
+use crate::util::{
+    HttpServer, Reply, charon_bin, fixture, mcp_http_server, mcp_initialize, mcp_post, request,
+};
 
 fn problem_type(reply: &Reply) -> String {
     reply.problem().0
@@ -257,38 +259,23 @@ fn mcp_over_http_takes_the_token_from_the_environment() {
         &[("CHARON_TOKEN", "env-token")],
     );
     let port = server.port;
-    let host = format!("127.0.0.1:{port}");
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "guard-test", "version": "0"}}})
-    .to_string();
-    let post = |auth: Option<&str>| {
-        let mut headers = vec![
-            ("Host", host.as_str()),
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-        ];
-        if let Some(auth) = auth {
-            headers.push(("Authorization", auth));
-        }
-        request(port, "POST", "/mcp", &headers, &initialize)
+    let initialize = mcp_initialize("guard-test");
+    let post = |auth: Option<&str>| match auth {
+        Some(auth) => mcp_post(port, &initialize, &[("Authorization", auth)]),
+        None => mcp_post(port, &initialize, &[]),
     };
     let refused = post(None);
     assert_eq!(refused.status, 401, "{}", refused.body);
     assert_eq!(post(Some("Bearer wrong")).status, 401);
     let admitted = post(Some("Bearer env-token"));
     assert_eq!(admitted.status, 200, "{}", admitted.body);
-    let foreign = request(
+    let foreign = mcp_post(
         port,
-        "POST",
-        "/mcp",
+        &initialize,
         &[
-            ("Host", &host),
             ("Origin", "http://attacker.example"),
-            ("Content-Type", "application/json"),
             ("Authorization", "Bearer env-token"),
         ],
-        &initialize,
     );
     assert_eq!(foreign.status, 403);
 }

@@ -205,7 +205,7 @@ fn rss_kib(pid: u32) -> u64 {
 /// `--session-idle-secs` close, and new ones can open.
 #[test]
 fn an_initialize_storm_is_bounded_and_idle_sessions_close() {
-    use crate::util::{fixture, mcp_http_server, request};
+    use crate::util::{fixture, mcp_http_server, mcp_initialize, mcp_post};
     let server = mcp_http_server(
         &fixture("types.pl"),
         &["--max-sessions", "50", "--session-idle-secs", "2"],
@@ -213,24 +213,8 @@ fn an_initialize_storm_is_bounded_and_idle_sessions_close() {
     );
     let port = server.port;
     let before = rss_kib(server.child.id());
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "storm", "version": "0"}}})
-    .to_string();
-    let host = format!("127.0.0.1:{port}");
-    let open = || {
-        request(
-            port,
-            "POST",
-            "/mcp",
-            &[
-                ("Host", &host),
-                ("Content-Type", "application/json"),
-                ("Accept", "application/json, text/event-stream"),
-            ],
-            &initialize,
-        )
-    };
+    let initialize = mcp_initialize("storm");
+    let open = || mcp_post(port, &initialize, &[]);
     let replies: Vec<_> = std::thread::scope(|s| {
         let threads: Vec<_> = (0..8)
             .map(|_| s.spawn(|| (0..250).map(|_| open()).collect::<Vec<_>>()))
@@ -258,18 +242,13 @@ fn an_initialize_storm_is_bounded_and_idle_sessions_close() {
         .expect("a session id")
         .to_string();
     std::thread::sleep(Duration::from_secs(4));
-    let old = request(
+    let old = mcp_post(
         port,
-        "POST",
-        "/mcp",
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string(),
         &[
-            ("Host", &host),
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
             ("Mcp-Session-Id", &session),
             ("Mcp-Protocol-Version", "2025-06-18"),
         ],
-        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string(),
     );
     assert_eq!(old.status, 404, "{}", old.body);
     assert_eq!(

@@ -277,6 +277,27 @@ pub fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], bo
     }
 }
 
+/// A JSON-RPC message posted to `/mcp` on `127.0.0.1:port` as an MCP client posts it
+/// (Host, JSON, accepting JSON or an event stream), with `extra` headers.
+pub fn mcp_post(port: u16, body: &str, extra: &[(&str, &str)]) -> Reply {
+    let host = format!("127.0.0.1:{port}");
+    let mut headers = vec![
+        ("Host", host.as_str()),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    headers.extend_from_slice(extra);
+    request(port, "POST", "/mcp", &headers, body)
+}
+
+/// The `initialize` request of a client named `name`.
+pub fn mcp_initialize(name: &str) -> String {
+    serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": name, "version": "0"}}})
+    .to_string()
+}
+
 /// `charon mcp KB --port P ARGS` (MCP over HTTP) running as a process, with `env`
 /// set; listening when this returns; killed on drop.
 pub fn mcp_http_server(kb: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> HttpServer {
