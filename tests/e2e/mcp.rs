@@ -257,3 +257,93 @@ fn an_initialize_storm_is_bounded_and_idle_sessions_close() {
         "a new session opens once idle ones closed"
     );
 }
+
+/// 800 tool calls at once over HTTP, on eight sessions: the calls beyond the
+/// admission limit are refused at once as busy, the others are answered or reach
+/// their time limit, and every answer comes by the time limit (+ 10 %). The server
+/// answers normally afterwards.
+#[test]
+fn eight_hundred_concurrent_tool_calls_get_back_pressure_within_the_limit() {
+    use crate::util::{fixture, mcp_http_server, mcp_initialize, mcp_post};
+    let limit = Duration::from_secs(3);
+    let server = mcp_http_server(
+        &fixture("types.pl"),
+        &[
+            "--workers",
+            "2",
+            "--max-pending",
+            "64",
+            "--timeout-ms",
+            "3000",
+            "--answer-cache",
+            "0",
+        ],
+        &[],
+    );
+    let port = server.port;
+    let version = ("Mcp-Protocol-Version", "2025-06-18");
+    let sessions: Vec<String> = (0..8)
+        .map(|n| {
+            let opened = mcp_post(port, &mcp_initialize(&format!("load-{n}")), &[]);
+            assert_eq!(opened.status, 200, "{}", opened.body);
+            let id = opened
+                .header("mcp-session-id")
+                .expect("a session")
+                .to_string();
+            let initialized =
+                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+            let ack = mcp_post(port, &initialized, &[("Mcp-Session-Id", &id), version]);
+            assert_eq!(ack.status, 202, "{}", ack.body);
+            id
+        })
+        .collect();
+    let call = |session: &str, id: u64, tool: &str, args: Value| {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": args}})
+        .to_string();
+        mcp_post(port, &body, &[("Mcp-Session-Id", session), version])
+    };
+    let answers: Vec<(String, Duration)> = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..800u64)
+            .map(|i| {
+                let session = &sessions[(i % 8) as usize];
+                let call = &call;
+                s.spawn(move || {
+                    let started = std::time::Instant::now();
+                    let reply = call(session, i + 10, "nap", json!({"Seconds": 1}));
+                    assert_eq!(reply.status, 200, "{}", reply.body);
+                    (reply.body, started.elapsed())
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().expect("client"))
+            .collect()
+    });
+    let (mut answered, mut busy, mut late) = (0, 0, 0);
+    for (body, took) in &answers {
+        assert!(
+            *took <= limit + limit / 10,
+            "an answer after {took:?} (limit {limit:?}): {body}"
+        );
+        if body.contains("calls are already waiting for the engine") {
+            busy += 1;
+        } else if body.contains("time limit") {
+            late += 1;
+        } else {
+            assert!(body.contains(r#""result":true"#), "{body}");
+            answered += 1;
+        }
+    }
+    assert!(
+        busy >= 700,
+        "back-pressure: {busy} busy, {answered} answered, {late} late"
+    );
+    assert!(
+        answered >= 2,
+        "{busy} busy, {answered} answered, {late} late"
+    );
+    let after = call(&sessions[0], 1, "det1", json!({"X": 1}));
+    assert!(after.body.contains(r#""result":2"#), "{}", after.body);
+}
