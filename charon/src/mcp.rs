@@ -50,7 +50,12 @@ impl McpServer {
         &self.tools
     }
 
-    async fn call(&self, name: &str, args: Value) -> Result<CallToolResult, McpError> {
+    async fn call(
+        &self,
+        name: &str,
+        args: Value,
+        arrived: std::time::Instant,
+    ) -> Result<CallToolResult, McpError> {
         let Some(id) = self.kb.resolve(name) else {
             return Err(McpError::invalid_params(
                 format!("no tool named `{name}`; tools/list names every tool"),
@@ -58,7 +63,11 @@ impl McpServer {
             ));
         };
         let answer = match self.kb.prepare(id, &args) {
-            Ok(call) => self.kb.invoke_async(call).await.map(|a| a.value),
+            Ok(call) => self
+                .kb
+                .invoke_async_since(call, arrived)
+                .await
+                .map(|a| a.value),
             Err(e) => Err(e),
         };
         Ok(match answer {
@@ -151,10 +160,19 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = Value::Object(request.arguments.unwrap_or_default());
-        self.call(&request.name, args).await.map(Into::into)
+        // Over HTTP, the time limit runs from the request's arrival (`precheck`);
+        // the transport may have queued it behind the session's other messages.
+        let arrived = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Arrived>())
+            .map_or_else(std::time::Instant::now, |a| a.0);
+        self.call(&request.name, args, arrived)
+            .await
+            .map(Into::into)
     }
 
     async fn list_resources(
@@ -303,6 +321,10 @@ pub fn http_router_with(
     crate::http::guarded(app, guard)
 }
 
+/// When a request reached the server (set by `precheck`, read by `call_tool`).
+#[derive(Debug, Clone, Copy)]
+struct Arrived(std::time::Instant);
+
 /// The open sessions, and the `initialize` requests under way.
 struct Sessions {
     manager: Arc<LocalSessionManager>,
@@ -331,6 +353,7 @@ async fn precheck(
     sessions: Arc<Sessions>,
 ) -> axum::response::Response {
     use std::sync::atomic::Ordering;
+    let arrived = std::time::Instant::now();
     if req.method() != axum::http::Method::POST {
         return next.run(req).await;
     }
@@ -389,7 +412,8 @@ async fn precheck(
         }
         _ => None,
     };
-    let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+    let mut req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+    req.extensions_mut().insert(Arrived(arrived));
     next.run(req).await
 }
 

@@ -258,7 +258,8 @@ fn an_initialize_storm_is_bounded_and_idle_sessions_close() {
     );
 }
 
-/// 800 tool calls at once over HTTP, on eight sessions: the calls beyond the
+/// 800 tool calls at once over HTTP, from 800 clients (a session each): the calls
+/// beyond the
 /// admission limit are refused at once as busy, the others are answered or reach
 /// their time limit, and every answer comes by the time limit (+ 10 %). The server
 /// answers normally afterwards.
@@ -282,7 +283,7 @@ fn eight_hundred_concurrent_tool_calls_get_back_pressure_within_the_limit() {
     );
     let port = server.port;
     let version = ("Mcp-Protocol-Version", "2025-06-18");
-    let sessions: Vec<String> = (0..8)
+    let sessions: Vec<String> = (0..800)
         .map(|n| {
             let opened = mcp_post(port, &mcp_initialize(&format!("load-{n}")), &[]);
             assert_eq!(opened.status, 200, "{}", opened.body);
@@ -297,20 +298,40 @@ fn eight_hundred_concurrent_tool_calls_get_back_pressure_within_the_limit() {
             id
         })
         .collect();
-    let call = |session: &str, id: u64, tool: &str, args: Value| {
+    let call_over = |stream, session: &str, id: u64, tool: &str, args: Value| {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": tool, "arguments": args}})
         .to_string();
-        mcp_post(port, &body, &[("Mcp-Session-Id", session), version])
+        let host = format!("127.0.0.1:{port}");
+        crate::util::request_over(
+            stream,
+            "POST",
+            "/mcp",
+            &[
+                ("Host", &host),
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+                ("Mcp-Session-Id", session),
+                version,
+            ],
+            &body,
+        )
     };
+    // Every client connects first, then all send at once: the time measured is the
+    // server's, not the kernel's (800 connections at once overflow the listen queue,
+    // and a dropped SYN is sent again a second later).
+    let ready = std::sync::Barrier::new(800);
     let answers: Vec<(String, Duration)> = std::thread::scope(|s| {
         let threads: Vec<_> = (0..800u64)
             .map(|i| {
-                let session = &sessions[(i % 8) as usize];
-                let call = &call;
+                let session = &sessions[i as usize];
+                let (call_over, ready) = (&call_over, &ready);
                 s.spawn(move || {
+                    let stream =
+                        std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+                    ready.wait();
                     let started = std::time::Instant::now();
-                    let reply = call(session, i + 10, "nap", json!({"Seconds": 1}));
+                    let reply = call_over(stream, session, i + 10, "nap", json!({"Seconds": 1}));
                     assert_eq!(reply.status, 200, "{}", reply.body);
                     (reply.body, started.elapsed())
                 })
@@ -344,6 +365,7 @@ fn eight_hundred_concurrent_tool_calls_get_back_pressure_within_the_limit() {
         answered >= 2,
         "{busy} busy, {answered} answered, {late} late"
     );
-    let after = call(&sessions[0], 1, "det1", json!({"X": 1}));
+    let stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    let after = call_over(stream, &sessions[0], 1, "det1", json!({"X": 1}));
     assert!(after.body.contains(r#""result":2"#), "{}", after.body);
 }

@@ -243,8 +243,20 @@ impl Reply {
 /// One HTTP/1.1 request to `127.0.0.1:port` with exactly the given headers (no Host
 /// unless given), connection closed after it.
 pub fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    request_over(stream, method, path, headers, body)
+}
+
+/// [`request`] over a connection already open (so that timing it leaves out the
+/// connection's set-up).
+pub fn request_over(
+    mut stream: std::net::TcpStream,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
     use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(30)))
         .expect("timeout");

@@ -25,6 +25,7 @@ pub const RESERVED_NAMES: &[&str] = &[
     "health",
     "health.ready",
     "openapi.json",
+    "docs",
     "mcp",
     "reason",
     "diagnose",

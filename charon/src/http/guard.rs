@@ -20,7 +20,8 @@
 //!    any host but no origin beyond the named ones.)
 //! 3. **Token** ([`Guard::with_token`]): `Authorization: Bearer <token>`, compared in
 //!    constant time; otherwise 401 with `WWW-Authenticate`. The liveness and
-//!    readiness probes (`/health`, `/health/ready`) need none.
+//!    readiness probes (`/health`, `/health/ready`) and the docs page (`/docs`, which
+//!    holds no data and asks for the token) need none.
 //! 4. **CORS** is off unless origins are named with [`Guard::allow_cors`]: those get
 //!    `Access-Control-Allow-Origin` and answered preflights; no other origin does.
 //!
@@ -266,7 +267,8 @@ pub(super) async fn guard(guard: Arc<Guard>, req: Request, next: Next) -> Respon
         return with_cors(preflight(), origin);
     }
     let path = req.uri().path();
-    let probe = path == "/health" || path == "/health/ready";
+    // The probes, and the docs page (no data of its own: it asks for the token).
+    let probe = path == "/health" || path == "/health/ready" || path == "/docs";
     if !probe && let Some(refusal) = guard.unauthorised(req.headers()) {
         return match &cors_origin {
             Some(origin) => with_cors(refusal, origin),

@@ -1,6 +1,6 @@
 //! The HTTP/JSON surface: an [`axum::Router`] with one route per operation,
-//! `GET /openapi.json`, `GET /health` (liveness) and `GET /health/ready` (readiness), and
-//! problem details for every error.
+//! `GET /openapi.json`, `GET /docs` (an interactive page for it), `GET /health`
+//! (liveness) and `GET /health/ready` (readiness), and problem details for every error.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -161,9 +161,32 @@ fn routes(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
                 }
             }),
         )
+        .route(
+            "/docs",
+            any(|req: Request| async move {
+                match only_get(&req) {
+                    Some(p) => p.into_response(),
+                    None => docs_page(),
+                }
+            }),
+        )
         .fallback(
             |req: Request| async move { Problem::not_found(req.uri().path()).into_response() },
         )
+}
+
+/// `GET /docs`: an interactive page for the OpenAPI document, with "Try it" on every
+/// operation. Everything it needs is in the page; it fetches only `openapi.json` and
+/// the calls made from it (the content security policy allows nothing else).
+fn docs_page() -> Response {
+    let mut response = axum::response::Html(include_str!("docs.html")).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        axum::http::HeaderValue::from_static(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        ),
+    );
+    response
 }
 
 /// How long `GET /health/ready` waits for a busy engine to take a trivial call.

@@ -86,6 +86,17 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
         }}),
     );
     paths.insert(
+        "/docs".into(),
+        json!({"get": {
+            "operationId": "docs",
+            "summary": "An interactive page for this document, with Try it on every operation",
+            "responses": {
+                "200": {"description": "The page (self-contained: it fetches nothing but this document and the calls made from it).", "content": {"text/html": {"schema": {"type": "string"}}}},
+                "405": problem_response("Only GET (and HEAD) are served here."),
+            },
+        }}),
+    );
+    paths.insert(
         "/openapi.json".into(),
         json!({"get": {
             "operationId": "openapi",
@@ -130,7 +141,7 @@ pub fn require_token(doc: &mut Value) {
                 continue;
             };
             for operation in item.values_mut() {
-                if path == "/health" || path == "/health/ready" {
+                if path == "/health" || path == "/health/ready" || path == "/docs" {
                     operation["security"] = json!([]);
                 } else {
                     operation["responses"]["401"] = unauthorized.clone();

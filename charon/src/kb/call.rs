@@ -224,14 +224,25 @@ impl KnowledgeBase {
     /// own elsewhere — so the caller's other futures keep running meanwhile; a cached
     /// answer comes back without leaving the task.
     pub async fn invoke_async(self: &Arc<Self>, call: Call) -> Result<Answer, CallError> {
+        self.invoke_async_since(call, Instant::now()).await
+    }
+
+    /// [`invoke_async`](Self::invoke_async) for a request that arrived at `arrived`:
+    /// the time limit runs from then, so time a transport spent before handing the
+    /// call over (queueing a session's messages, say) counts too.
+    pub async fn invoke_async_since(
+        self: &Arc<Self>,
+        call: Call,
+        arrived: Instant,
+    ) -> Result<Answer, CallError> {
         let operation = self.call_op(&call)?.name.to_string();
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
-        // The time limit runs from here: waiting for a thread, the database lock
-        // and a worker all count.
+        // The time limit runs from the request's arrival: waiting for a thread, the
+        // database lock and a worker all count.
         let limit = self.engine.config().limits.time;
-        let deadline = Instant::now() + limit;
+        let deadline = arrived + limit;
         // The place is given back when the engine work ends, even if this future
         // was dropped meanwhile (the engine is busy until then).
         let admitted = admit(Arc::clone(self), operation.clone())?;
