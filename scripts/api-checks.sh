@@ -9,8 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/tools.sh
 python_tools
 
-BIN="${CARGO_TARGET_DIR:-target}/release/charon"
-[ -x "$BIN" ] || { echo "api-checks: $BIN missing; run cargo build --release -p charon-cli" >&2; exit 1; }
+charon_binary api-checks
 work=$(mktemp -d)
 trap 'stop_server; rm -rf "$work"' EXIT
 

@@ -11,8 +11,7 @@ source scripts/tools.sh
 browser_tools
 node_tools
 
-BIN="${CARGO_TARGET_DIR:-target}/release/charon"
-[ -x "$BIN" ] || { echo "docs-check: $BIN missing; run cargo build --release -p charon-cli" >&2; exit 1; }
+charon_binary docs-check
 work=$(mktemp -d)
 trap 'stop_server; rm -rf "$work"' EXIT
 

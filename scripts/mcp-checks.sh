@@ -10,9 +10,7 @@ source scripts/tools.sh
 python_tools
 node_tools
 
-BIN="${CARGO_TARGET_DIR:-target}/release/charon"
-[ -x "$BIN" ] || { echo "mcp-checks: $BIN missing; run cargo build --release -p charon-cli" >&2; exit 1; }
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+charon_binary mcp-checks
 work=$(mktemp -d)
 trap 'stop_server; rm -rf "$work"' EXIT
 

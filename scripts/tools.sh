@@ -35,6 +35,14 @@ node_tools() {
   fi
 }
 
+# charon_binary NAME: sets BIN to the absolute path of the release `charon`, or exits
+# saying how to build it (NAME: the calling script, for the message).
+charon_binary() {
+  BIN="${CARGO_TARGET_DIR:-target}/release/charon"
+  [ -x "$BIN" ] || { echo "$1: $BIN missing; run cargo build --release -p charon-cli" >&2; exit 1; }
+  BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+}
+
 # browser_tools: Debian's Chromium (for the /docs page test), from the system packages.
 browser_tools() {
   if ! command -v chromium >/dev/null; then
