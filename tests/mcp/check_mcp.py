@@ -11,6 +11,7 @@ status is non-zero when anything failed.
 import argparse
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError as McpError
 
 RESULTS = {"passed": 0, "failed": 0}
@@ -163,8 +165,11 @@ async def run(args):
                 async with ClientSession(read, write) as session:
                     await suite(session, args)
         else:
+            env = dict(os.environ)
+            if args.token:
+                env["CHARON_TOKEN"] = args.token
             proc = subprocess.Popen([args.charon, "mcp", str(kb), "--port", "0", "--log", "info"],
-                                    stderr=subprocess.PIPE, text=True)
+                                    stderr=subprocess.PIPE, text=True, env=env)
             try:
                 url = None
                 for line in proc.stderr:
@@ -174,7 +179,16 @@ async def run(args):
                         break
                 if url is None:
                     raise RuntimeError("charon mcp did not start")
-                async with streamable_http_client(url) as transport:
+                if args.token:
+                    # Without the token the server refuses the session…
+                    async with create_mcp_http_client() as bare:
+                        refused = await bare.post(url, json={"jsonrpc": "2.0", "id": 0, "method": "ping"},
+                                                  headers={"Accept": "application/json, text/event-stream"})
+                    check("http: no token, no session", refused.status_code == 401, str(refused.status_code))
+                # …and with it, the whole suite runs as without one.
+                headers = {"Authorization": f"Bearer {args.token}"} if args.token else None
+                client = create_mcp_http_client(headers=headers)
+                async with client, streamable_http_client(url, http_client=client) as transport:
                     read, write = streams_of(transport)
                     async with ClientSession(read, write) as session:
                         await suite(session, args)
@@ -188,6 +202,7 @@ def main():
     ap.add_argument("--charon", required=True)
     ap.add_argument("--root", required=True, type=Path)
     ap.add_argument("transport", choices=["stdio", "http"])
+    ap.add_argument("--token", help="http: start the server with this token and send it")
     args = ap.parse_args()
     try:
         asyncio.run(run(args))
