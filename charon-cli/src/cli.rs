@@ -480,9 +480,36 @@ fn serve(
             );
         }
         tracing::info!("listening on http://{addr}");
-        axum::serve(listener, app(addr))
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        let app = app(addr);
+        // hyper's own limits are set above Charon's (the guard answers a long URI or
+        // large headers with problem details), so that hyper's bare 414/431 only
+        // meet requests far past them.
+        let mut builder =
+            hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new());
+        builder
+            .http1()
+            .max_buf_size(charon::http::MAX_HEAD_BYTES * 4)
+            .max_headers(charon::http::MAX_HEADERS * 4);
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let Ok((stream, _)) = accepted else { continue };
+                    let service = hyper_util::service::TowerToHyperService::new(app.clone());
+                    let connection = builder
+                        .serve_connection_with_upgrades(hyper_util::rt::TokioIo::new(stream), service)
+                        .into_owned();
+                    let connection = graceful.watch(connection);
+                    tokio::spawn(async move {
+                        let _ = connection.await;
+                    });
+                }
+                () = &mut shutdown => break,
+            }
+        }
+        drop(listener);
+        graceful.shutdown().await;
         tracing::info!("stopped");
         anyhow::Ok(())
     })

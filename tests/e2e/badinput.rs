@@ -111,3 +111,33 @@ fn mcp_bad_messages_are_json_rpc_errors() {
     let initialize = send(&mcp_initialize("bad-input-test"));
     assert_eq!(initialize.status, 200, "{}", initialize.body);
 }
+
+/// A request line or headers over the limits get problem details too (414, 431),
+/// and the server answers normally afterwards.
+#[test]
+fn long_uris_and_large_headers_are_problems() {
+    let server = HttpServer::start(&fixture("types.pl"), &[]);
+    let port = server.port;
+    let host = format!("127.0.0.1:{port}");
+    let long = format!("/echo_string?In={}", "a".repeat(63_000));
+    let reply = request(port, "POST", &long, &[("Host", &host)], "");
+    assert_eq!(reply.status, 414, "{}", reply.body);
+    assert_eq!(reply.problem().0, "urn:charon:problem:uri-too-long");
+    let big = "b".repeat(70_000);
+    let reply = request(
+        port,
+        "GET",
+        "/health",
+        &[("Host", &host), ("X-Big", &big)],
+        "",
+    );
+    assert_eq!(reply.status, 431, "{}", reply.body);
+    assert_eq!(reply.problem().0, "urn:charon:problem:headers-too-large");
+    let names: Vec<String> = (0..150).map(|i| format!("X-Field-{i}")).collect();
+    let mut many: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "v")).collect();
+    many.push(("Host", &host));
+    let reply = request(port, "GET", "/health", &many, "");
+    assert_eq!(reply.status, 431, "{}", reply.body);
+    let reply = request(port, "POST", "/echo_string?In=ok", &[("Host", &host)], "");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+}

@@ -38,6 +38,14 @@ use axum::response::{IntoResponse, Response};
 
 use super::Problem;
 
+/// Longest request target (path and query) answered; longer is 414 problem details.
+/// (Past 64 KiB the HTTP library cannot hold a URI at all and answers a bare 414.)
+pub const MAX_URI_BYTES: usize = 60 * 1024;
+/// Most header fields in a request; more is 431 problem details.
+pub const MAX_HEADERS: usize = 100;
+/// Most bytes of header fields (names and values); more is 431 problem details.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
 /// Host names accepted on every server, with any port.
 const LOOPBACK: &[&str] = &["localhost", "127.0.0.1", "[::1]"];
 
@@ -164,6 +172,29 @@ impl Guard {
     /// Checks a request's host and origin; `Some` is the refusal to send.
     fn refusal(&self, req: &Request) -> Option<Response> {
         let headers = req.headers();
+        let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+        if target > MAX_URI_BYTES {
+            return Some(Problem::too_long(
+                StatusCode::URI_TOO_LONG,
+                "uri-too-long",
+                "URI too long",
+                format!("the request target is {target} bytes, over the limit of {MAX_URI_BYTES}: send the arguments in a JSON body instead"),
+            )
+            .into_response());
+        }
+        let bytes: usize = headers
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len())
+            .sum();
+        if headers.len() > MAX_HEADERS || bytes > MAX_HEAD_BYTES {
+            return Some(Problem::too_long(
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "headers-too-large",
+                "Request header fields too large",
+                format!("the request has {} header fields of {bytes} bytes; the limits are {MAX_HEADERS} fields and {MAX_HEAD_BYTES} bytes", headers.len()),
+            )
+            .into_response());
+        }
         let host = match headers.get(header::HOST) {
             // Not text: no accepted host looks like that.
             Some(h) => Some(h.to_str().unwrap_or("(not text)").to_string()),

@@ -25,7 +25,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use serde_json::{Map, Value, json};
 
-pub use guard::Guard;
+pub use guard::{Guard, MAX_HEAD_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use problem::{PROBLEM_JSON, Problem};
 
 use crate::pldoc::{Method, Operation};

@@ -113,6 +113,16 @@ impl Problem {
         Problem::new(StatusCode::FORBIDDEN, slug, title, detail)
     }
 
+    /// 414 or 431: the request line or the headers are over the limits (see `guard`).
+    pub(crate) fn too_long(
+        status: StatusCode,
+        slug: &'static str,
+        title: &'static str,
+        detail: String,
+    ) -> Self {
+        Problem::new(status, slug, title, detail)
+    }
+
     /// 401: no token, or the wrong one.
     pub fn unauthorized(detail: String) -> Self {
         Problem::new(
