@@ -495,7 +495,15 @@ fn serve(
         loop {
             tokio::select! {
                 accepted = listener.accept() => {
-                    let Ok((stream, _)) = accepted else { continue };
+                    let stream = match accepted {
+                        Ok((stream, _)) => stream,
+                        Err(e) => {
+                            // Out of file descriptors, say: wait rather than spin.
+                            tracing::warn!("cannot accept a connection: {e}");
+                            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                            continue;
+                        }
+                    };
                     let service = hyper_util::service::TowerToHyperService::new(app.clone());
                     let connection = builder
                         .serve_connection_with_upgrades(hyper_util::rt::TokioIo::new(stream), service)
