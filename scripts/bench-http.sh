@@ -78,17 +78,9 @@ RESULTS="$BENCH_OUT/results.jsonl"
 log() { echo "bench-http: $*" >&2; }
 
 # --- tools ------------------------------------------------------------------------
-missing=()
-command -v wrk >/dev/null || missing+=(wrk)
-command -v curl >/dev/null || missing+=(curl)
-command -v python3 >/dev/null || missing+=(python3)
-case " $ONLY " in *" swi "*) command -v swipl >/dev/null || missing+=(swi-prolog-nox) ;; esac
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-  log "installing ${missing[*]}"
-  $sudo apt-get update -q >&2
-  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
-fi
+source scripts/tools.sh
+need_commands wrk=wrk curl=curl python3=python3
+case " $ONLY " in *" swi "*) need_commands swipl=swi-prolog-nox ;; esac
 case " $ONLY " in *" charon"*)
   if [ "${SKIP_BUILD:-0}" != 1 ]; then cargo build --release -p charon-cli >&2; fi
   [ -x "$BIN" ] || { log "no $BIN (build it, or unset SKIP_BUILD)"; exit 1; }

@@ -43,13 +43,23 @@ charon_binary() {
   BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 }
 
-# browser_tools: Debian's Chromium (for the /docs page test), from the system packages.
+# need_commands COMMAND=PACKAGE...: installs, from the system packages, the package of
+# every command that is missing (sudo when not root); progress on stderr.
+need_commands() {
+  local missing=() pair
+  for pair in "$@"; do
+    command -v "${pair%%=*}" >/dev/null || missing+=("${pair#*=}")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "tools: installing ${missing[*]} from the system packages" >&2
+  $sudo apt-get update -q >&2
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+}
+
+# browser_tools: Debian's Chromium (for the /docs page test).
 browser_tools() {
-  if ! command -v chromium >/dev/null; then
-    echo "tools: installing chromium from the system packages"
-    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-    $sudo apt-get update -q && $sudo apt-get install -y -q chromium
-  fi
+  need_commands chromium=chromium
 }
 
 # start_server LOG CMD...: starts a server in the background, waits until it logs

@@ -174,7 +174,7 @@ impl Guard {
         let headers = req.headers();
         let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
         if target > MAX_URI_BYTES {
-            return Some(Problem::too_long(
+            return Some(Problem::refused(
                 StatusCode::URI_TOO_LONG,
                 "uri-too-long",
                 "URI too long",
@@ -187,7 +187,7 @@ impl Guard {
             .map(|(name, value)| name.as_str().len() + value.len())
             .sum();
         if headers.len() > MAX_HEADERS || bytes > MAX_HEAD_BYTES {
-            return Some(Problem::too_long(
+            return Some(Problem::refused(
                 StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
                 "headers-too-large",
                 "Request header fields too large",
@@ -203,7 +203,8 @@ impl Guard {
         if let Some(host) = host {
             let name = host_name(&host);
             if !self.host_allowed(&name) {
-                return Some(Problem::forbidden(
+                return Some(Problem::refused(
+                    StatusCode::FORBIDDEN,
                     "forbidden-host",
                     "Host not accepted",
                     format!(
@@ -221,7 +222,8 @@ impl Guard {
             && !matches!(site.to_str(), Ok("same-origin" | "none"))
         {
             let site = site.to_str().unwrap_or("(not text)");
-            return Some(Problem::forbidden(
+            return Some(Problem::refused(
+                    StatusCode::FORBIDDEN,
                 "forbidden-origin",
                 "Origin not accepted",
                 format!(
@@ -233,7 +235,8 @@ impl Guard {
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("(not text)");
             if !self.origin_allowed(&normalise_origin(origin)) {
-                return Some(Problem::forbidden(
+                return Some(Problem::refused(
+                    StatusCode::FORBIDDEN,
                     "forbidden-origin",
                     "Origin not accepted",
                     format!(

@@ -107,14 +107,9 @@ impl Problem {
         )
     }
 
-    /// 403: the request comes for a host, or from an origin, this server does not
-    /// accept (see `guard`).
-    pub(crate) fn forbidden(slug: &'static str, title: &'static str, detail: String) -> Self {
-        Problem::new(StatusCode::FORBIDDEN, slug, title, detail)
-    }
-
-    /// 414 or 431: the request line or the headers are over the limits (see `guard`).
-    pub(crate) fn too_long(
+    /// A request the guard refuses before routing: 403 (a host or origin not
+    /// accepted), 414 or 431 (over the size limits); see `guard`.
+    pub(crate) fn refused(
         status: StatusCode,
         slug: &'static str,
         title: &'static str,
