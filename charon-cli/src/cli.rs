@@ -13,7 +13,7 @@ use clap::{Args, Parser, Subcommand};
 /// Every predicate documented with a PlDoc mode line (`%! name(+In:type, -Out:type) is det.`)
 /// becomes an operation.
 #[derive(Debug, Parser)]
-#[command(name = "charon", version, propagate_version = true)]
+#[command(name = "charon", version = charon::VERSION, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,15 +22,34 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the knowledge base as an HTTP/JSON API, with its OpenAPI 3.1 document at
-    /// GET /openapi.json and a health route at GET /health.
+    /// GET /openapi.json and a health route at GET /health. With --reasoning, also
+    /// POST /reason and POST /check-kb (the reasoning toolkit; no .pl file needed).
     ///
     /// Example: charon http examples/meds.pl --port 8080
+    /// Example: charon http --reasoning
     Http(HttpArgs),
     /// Serve the knowledge base as an MCP server: one tool per operation and the
-    /// resource charon://source, over streamable HTTP at /mcp or over stdio.
+    /// resource charon://source, over streamable HTTP at /mcp or over stdio. With
+    /// --reasoning, also the tools reason and check_kb (no .pl file needed).
     ///
     /// Example: charon mcp examples/meds.pl --stdio
+    /// Example: charon mcp --reasoning --stdio
     Mcp(McpArgs),
+    /// Answer a question from Euclid-IR knowledge (facts, rules, NOT, comparisons),
+    /// printing every solution with its proof tree, drawn as an indented tree (or the
+    /// JSON result with --json). Without QUERY, the file's `? query` lines are answered.
+    ///
+    /// Exit status: 0 answered (with or without solutions), 1 the knowledge or the
+    /// query has an error or a limit was hit (the message says what to fix).
+    ///
+    /// Example: charon reason family.euclid 'ancestor(tom, $who)'
+    Reason(crate::reason::ReasonArgs),
+    /// Check Euclid-IR knowledge without running it: syntax, undefined predicates,
+    /// arity mismatches, recursion through negation, duplicates, unsafe variables.
+    /// Exit status: 0 no errors (warnings allowed), 1 errors.
+    ///
+    /// Example: charon check-kb family.euclid
+    CheckKb(crate::reason::CheckKbArgs),
     /// Print the OpenAPI 3.1 document of the knowledge base's HTTP API (or write it to
     /// FILE) and exit. Nothing else is written to stdout.
     ///
@@ -115,8 +134,16 @@ struct CallArgs {
 
 #[derive(Debug, Args)]
 struct HttpArgs {
-    /// The knowledge base (a .pl file).
-    kb: PathBuf,
+    /// The knowledge base (a .pl file); may be left out with --reasoning.
+    #[arg(required_unless_present = "reasoning")]
+    kb: Option<PathBuf>,
+    /// Also serve the reasoning toolkit: POST /reason and POST /check-kb (Euclid-IR
+    /// knowledge in, answers with proof trees out), in the same OpenAPI document and
+    /// under the same limits.
+    ///
+    /// Example: --reasoning
+    #[arg(long)]
+    reasoning: bool,
     /// Address to bind. Anything but loopback makes the whole knowledge base queryable
     /// by anyone who can reach the port, unless a token is required (--token).
     ///
@@ -201,8 +228,15 @@ impl GuardArgs {
 
 #[derive(Debug, Args)]
 struct McpArgs {
-    /// The knowledge base (a .pl file).
-    kb: PathBuf,
+    /// The knowledge base (a .pl file); may be left out with --reasoning.
+    #[arg(required_unless_present = "reasoning")]
+    kb: Option<PathBuf>,
+    /// Also serve the reasoning tools reason and check_kb (Euclid-IR knowledge in,
+    /// answers with proof trees out), under the same limits.
+    ///
+    /// Example: --reasoning
+    #[arg(long)]
+    reasoning: bool,
     /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
     ///
     /// Example: --stdio
@@ -358,7 +392,7 @@ pub(crate) fn call_options() -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn init_logging(filter: &str) {
+pub(crate) fn init_logging(filter: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .or_else(|_| tracing_subscriber::EnvFilter::try_new(filter))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -377,6 +411,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Mcp(args) => mcp(args),
         Command::Openapi(args) => openapi(args),
         Command::Call(args) => Ok(call(args)),
+        Command::Reason(args) => crate::reason::reason(args),
+        Command::CheckKb(args) => crate::reason::check_kb(args),
     }
 }
 
@@ -414,22 +450,68 @@ fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What a server serves: a knowledge base, a reasoner, or both.
+type Served = (
+    Option<std::sync::Arc<charon::KnowledgeBase>>,
+    Option<std::sync::Arc<charon::reason::Reasoner>>,
+);
+
+/// The knowledge base and the reasoner a server serves (at least one of them).
+fn served(
+    kb: Option<&std::path::Path>,
+    reasoning: bool,
+    config: EngineConfig,
+) -> anyhow::Result<Served> {
+    let kb = match kb {
+        Some(path) => Some(std::sync::Arc::new(load(path, config.clone())?)),
+        None => None,
+    };
+    if let Some(kb) = &kb
+        && reasoning
+        && let Some(name) = charon::reason::TOOL_NAMES
+            .iter()
+            .find(|n| kb.operation(n).is_some())
+    {
+        anyhow::bail!(
+            "the knowledge base has an operation named `{name}`, the name of a reasoning tool: rename the predicate, or serve without --reasoning"
+        );
+    }
+    let reasoner = if reasoning {
+        let mut config = config;
+        config.persist = false;
+        Some(std::sync::Arc::new(charon::reason::Reasoner::new(config)?))
+    } else {
+        None
+    };
+    Ok((kb, reasoner))
+}
+
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
-    let kb = std::sync::Arc::new(load(&args.kb, args.limits.config())?);
+    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, args.limits.config())?;
     let guard = args.guard.guard(&args.host)?;
     let options = charon::http::HttpOptions::default()
         .with_body_limit(args.body_limit)
         .with_guard(guard.clone());
-    let app = charon::http::router_with(kb, options);
+    let app = match (kb, reasoner) {
+        (Some(kb), Some(r)) => charon::http::router_with_reasoning(kb, r, options),
+        (Some(kb), None) => charon::http::router_with(kb, options),
+        (None, Some(r)) => charon::http::reasoning_router(r, options),
+        (None, None) => anyhow::bail!("give a knowledge base (.pl), or --reasoning"),
+    };
     serve(&args.host, args.port, &guard, |_| app)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
-    let kb = std::sync::Arc::new(load(&args.kb, args.limits.config())?);
-    let server = charon::mcp::McpServer::new(kb);
+    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, args.limits.config())?;
+    let server = match (kb, reasoner) {
+        (Some(kb), Some(r)) => charon::mcp::McpServer::new(kb).with_reasoner(r),
+        (Some(kb), None) => charon::mcp::McpServer::new(kb),
+        (None, Some(r)) => charon::mcp::McpServer::reasoning(r),
+        (None, None) => anyhow::bail!("give a knowledge base (.pl), or --reasoning"),
+    };
     if args.stdio {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()

@@ -6,6 +6,7 @@ use clap::Parser;
 
 mod call;
 mod cli;
+mod reason;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();

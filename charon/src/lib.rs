@@ -61,7 +61,9 @@
 //! * [`pldoc`]: PlDoc parsing, the operation model, JSON Schemas (no engine);
 //! * [`term`]: JSON ↔ Prolog by declared type; [`args`]: arguments given as text;
 //! * [`engine`]: the worker processes that run scryer-prolog, and their limits;
-//! * [`http`], [`mcp`]: the surfaces.
+//! * [`http`], [`mcp`]: the surfaces;
+//! * [`reason`]: the reasoning toolkit (Euclid-IR knowledge answered with proof
+//!   trees), served by the same surfaces.
 
 mod analysis;
 pub mod args;
@@ -71,6 +73,7 @@ pub mod http;
 mod kb;
 pub mod mcp;
 mod persist;
+pub mod reason;
 pub mod term;
 
 pub use cache::CacheStats;
@@ -78,6 +81,17 @@ pub use charon_pldoc as pldoc;
 pub use engine::{EngineConfig, EngineError, EngineStats, Limits};
 pub use kb::{Answer, ArgumentError, Call, CallError, Effects, KnowledgeBase, LoadError, OpId};
 pub use pldoc::{Operation, Report};
+
+/// The version of the embedded engine (the `scryer-prolog` crate Charon is built
+/// with; kept equal to the exact version pinned in the workspace's Cargo.toml, which
+/// a test checks).
+pub const ENGINE_VERSION: &str = "scryer-prolog 0.10.0";
+
+/// Charon's version and its engine's, as `charon --version` prints them.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (embedded engine: scryer-prolog 0.10.0)"
+);
 
 #[doc = include_str!("knowledge_base.md")]
 pub use charon_macros::knowledge_base;

@@ -1,10 +1,12 @@
 //! The MCP surface: one tool per operation and the resource
-//! `charon://source`, served with `rmcp` over stdio or streamable HTTP.
+//! `charon://source`, served with `rmcp` over stdio or streamable HTTP; with a
+//! [`Reasoner`], the reasoning tools `reason` and `check_kb` too.
 //!
 //! The handler is written over the operation model: tool input schemas are the
 //! OpenAPI request-body schemas (same function), output schemas wrap the 200 schema
 //! in an object, and arguments go through [`KnowledgeBase::prepare`], the same
-//! validation as HTTP.
+//! validation as HTTP. The reasoning tools' schemas are those of the OpenAPI
+//! document's `/reason` and `/check-kb` too (`crate::reason`'s schema functions).
 
 use std::sync::Arc;
 
@@ -23,15 +25,21 @@ use serde_json::{Value, json};
 
 use crate::pldoc::schema::{request_schema, response_schema};
 use crate::pldoc::{Method, Operation};
+use crate::reason::{ReasonRequest, Reasoner};
 use crate::{CallError, KnowledgeBase};
 
 /// URI of the knowledge base's source.
 pub const SOURCE_URI: &str = "charon://source";
 
-/// An MCP server for one knowledge base.
+/// An MCP server for one knowledge base, the reasoning tools, or both.
 #[derive(Debug, Clone)]
 pub struct McpServer {
+    /// The knowledge base whose operations are tools (with a reasoner alone: its
+    /// engine's, which has no operations).
     kb: Arc<KnowledgeBase>,
+    /// Whether `kb` is a knowledge base of the user's (with a source to show).
+    has_source: bool,
+    reasoner: Option<Arc<Reasoner>>,
     tools: Arc<Vec<Tool>>,
 }
 
@@ -41,8 +49,42 @@ impl McpServer {
         let tools = kb.operations().iter().map(tool).collect();
         McpServer {
             kb,
+            has_source: true,
+            reasoner: None,
             tools: Arc::new(tools),
         }
+    }
+
+    /// A server of the reasoning tools alone.
+    pub fn reasoning(reasoner: Arc<Reasoner>) -> Self {
+        McpServer {
+            kb: reasoner.runtime().clone(),
+            has_source: false,
+            reasoner: None,
+            tools: Arc::new(Vec::new()),
+        }
+        .with_reasoner(reasoner)
+    }
+
+    /// This server with the reasoning tools `reason` and `check_kb` added. A
+    /// knowledge base operation of the same name is left out (and a warning logged).
+    pub fn with_reasoner(mut self, reasoner: Arc<Reasoner>) -> Self {
+        let mut tools: Vec<Tool> = self
+            .tools
+            .iter()
+            .filter(|t| {
+                let clash = crate::reason::TOOL_NAMES.contains(&t.name.as_ref());
+                if clash {
+                    tracing::warn!(target: "charon::mcp", "the operation `{}` is left out: the reasoning tool of that name takes its place", t.name);
+                }
+                !clash
+            })
+            .cloned()
+            .collect();
+        tools.extend(reasoning_tools());
+        self.tools = Arc::new(tools);
+        self.reasoner = Some(reasoner);
+        self
     }
 
     /// The tools, as `tools/list` returns them.
@@ -56,6 +98,11 @@ impl McpServer {
         args: Value,
         arrived: std::time::Instant,
     ) -> Result<CallToolResult, McpError> {
+        if let Some(reasoner) = &self.reasoner
+            && crate::reason::TOOL_NAMES.contains(&name)
+        {
+            return Ok(reasoning_call(reasoner, name, args, arrived).await);
+        }
         let Some(id) = self.kb.resolve(name) else {
             return Err(McpError::invalid_params(
                 format!("no tool named `{name}`; tools/list names every tool"),
@@ -96,6 +143,73 @@ fn failure(error: &CallError) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(format!("{error}{hint}"))])
 }
 
+/// A call of `reason` or `check_kb`: the result is the structured content either
+/// way; `ok: false` also sets `isError`, with the message as text.
+async fn reasoning_call(
+    reasoner: &Arc<Reasoner>,
+    name: &str,
+    args: Value,
+    arrived: std::time::Instant,
+) -> CallToolResult {
+    let bad = |e: serde_json::Error| {
+        CallToolResult::error(vec![ContentBlock::text(format!(
+            "{name}: bad arguments: {e} (see the tool's inputSchema)"
+        ))])
+    };
+    let value = if name == "reason" {
+        let request: ReasonRequest = match serde_json::from_value(args) {
+            Ok(r) => r,
+            Err(e) => return bad(e),
+        };
+        serde_json::to_value(reasoner.reason_async(&request, arrived).await)
+    } else {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct CheckArgs {
+            knowledge: String,
+        }
+        let args: CheckArgs = match serde_json::from_value(args) {
+            Ok(r) => r,
+            Err(e) => return bad(e),
+        };
+        serde_json::to_value(reasoner.check_kb(&args.knowledge))
+    };
+    let value = value.unwrap_or_else(
+        |e| json!({"ok": false, "error": {"kind": "engine", "message": e.to_string()}}),
+    );
+    if value["ok"] == Value::Bool(true) {
+        CallToolResult::structured(value)
+    } else {
+        CallToolResult::structured_error(value)
+    }
+}
+
+/// The tools `reason` and `check_kb`.
+fn reasoning_tools() -> Vec<Tool> {
+    let annotations = ToolAnnotations::new()
+        .read_only(true)
+        .idempotent(true)
+        .destructive(false);
+    let mut reason_out = crate::reason::reason_output_schema();
+    reason_out["type"] = json!("object");
+    vec![
+        Tool::new(
+            "reason",
+            "Prove a goal from facts and rules written in Euclid-IR, and return every solution with its proof tree (fact, rule, negation and comparison steps). Knowledge in, answers out: nothing is kept between calls. An empty solution list means the knowledge does not entail the goal (closed world), unless depth_exhausted is true. Failures come back as ok: false with a message saying what to fix.",
+            object(crate::reason::reason_input_schema()),
+        )
+        .with_raw_output_schema(object(reason_out))
+        .with_annotations(annotations.clone()),
+        Tool::new(
+            "check_kb",
+            "Check Euclid-IR knowledge without running it: syntax (with line and column), undefined predicates, arity mismatches, recursion through negation, duplicate facts and rules, unsafe and singleton variables.",
+            object(crate::reason::check_kb_input_schema()),
+        )
+        .with_raw_output_schema(object(crate::reason::check_kb_output_schema()))
+        .with_annotations(annotations),
+    ]
+}
+
 fn object(value: Value) -> Arc<JsonObject> {
     match value {
         Value::Object(map) => Arc::new(map),
@@ -130,6 +244,25 @@ fn tool(op: &Operation) -> Tool {
     }
 }
 
+impl McpServer {
+    fn instructions(&self) -> String {
+        let mut text = String::new();
+        if self.has_source {
+            text.push_str(&format!(
+                "Tools query the Prolog knowledge base {}; each tool is one documented predicate. The resource {SOURCE_URI} is its source.",
+                self.kb.title()
+            ));
+        }
+        if self.reasoner.is_some() {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str("The tools reason and check_kb prove goals from facts and rules you write in Euclid-IR, one item per line: facts like parent(tom, bob); rules like ancestor($x, $y) IF parent($x, $z) AND ancestor($z, $y); NOT goal; comparisons > >= < =< =:= =\\= is; comments # or //. Check knowledge with check_kb, ask with reason, and read the proofs.");
+        }
+        text
+    }
+}
+
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -139,10 +272,7 @@ impl ServerHandler for McpServer {
                 .build(),
         )
         .with_server_info(Implementation::new("charon", env!("CARGO_PKG_VERSION")))
-        .with_instructions(format!(
-            "Tools query the Prolog knowledge base {}; each tool is one documented predicate. The resource {SOURCE_URI} is its source.",
-            self.kb.title()
-        ))
+        .with_instructions(self.instructions())
     }
 
     async fn list_tools(
@@ -180,6 +310,9 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        if !self.has_source {
+            return Ok(ListResourcesResult::with_all_items(Vec::new()));
+        }
         let source = Resource::new(SOURCE_URI, "source")
             .with_title(format!("{} (Prolog source)", self.kb.title()))
             .with_description("The knowledge base's current source text.")
@@ -192,7 +325,7 @@ impl ServerHandler for McpServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        if request.uri != SOURCE_URI {
+        if request.uri != SOURCE_URI || !self.has_source {
             return Err(McpError::resource_not_found(
                 format!(
                     "no resource {}; the only resource is {SOURCE_URI}",

@@ -17,6 +17,7 @@ mod limits; // exceptions, inference/time/solution limits, crashes, recovery
 mod mcp; // MCP: tools from the model, Host/Origin checks, session limits (sessions: tests/mcp/)
 mod persist; // --persist: atomic write-back, byte preservation, crashes, external edits
 mod pressure; // limits while collecting and waiting, long and deep answers, liveness, recycling
+mod reason; // the reasoning toolkit (Euclid-IR) through the Rust API
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line
 mod shapes; // the determinism table

@@ -1,6 +1,8 @@
 //! The HTTP/JSON surface: an [`axum::Router`] with one route per operation,
 //! `GET /openapi.json`, `GET /docs` (an interactive page for it), `GET /health`
 //! (liveness) and `GET /health/ready` (readiness), and problem details for every error.
+//! With a [`Reasoner`], also `POST /reason` and `POST /check-kb` (the reasoning
+//! tools: their results, `ok: false` included, are 200s; see [`crate::reason`]).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -29,6 +31,7 @@ pub use guard::{Guard, MAX_HEAD_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use problem::{PROBLEM_JSON, Problem};
 
 use crate::pldoc::{Method, Operation};
+use crate::reason::{ReasonRequest, Reasoner};
 use crate::{KnowledgeBase, OpId};
 
 /// Settings of the HTTP surface. (How many calls may wait for the engine is the
@@ -78,6 +81,7 @@ pub fn guarded(router: Router, guard: Guard) -> Router {
 
 struct App {
     kb: Arc<KnowledgeBase>,
+    reasoner: Option<Arc<Reasoner>>,
     options: HttpOptions,
     openapi: Value,
 }
@@ -90,21 +94,68 @@ pub fn router(kb: Arc<KnowledgeBase>) -> Router {
 /// The router for `kb`.
 pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
     let guard = options.guard.clone();
-    guarded(routes(kb, options), guard)
+    guarded(routes(kb, None, options), guard)
 }
 
-fn routes(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
-    let mut openapi = openapi::document(&kb.title(), kb.operations());
+/// The router for `kb` and the reasoning tools (`POST /reason`, `POST /check-kb`),
+/// in one OpenAPI document. An operation named `reason` is left out (the reasoning
+/// route takes its path; a warning is logged).
+pub fn router_with_reasoning(
+    kb: Arc<KnowledgeBase>,
+    reasoner: Arc<Reasoner>,
+    options: HttpOptions,
+) -> Router {
+    let guard = options.guard.clone();
+    guarded(routes(kb, Some(reasoner), options), guard)
+}
+
+/// The router of the reasoning tools alone (no knowledge base).
+pub fn reasoning_router(reasoner: Arc<Reasoner>, options: HttpOptions) -> Router {
+    let guard = options.guard.clone();
+    let kb = reasoner.runtime().clone();
+    guarded(routes(kb, Some(reasoner), options), guard)
+}
+
+fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: HttpOptions) -> Router {
+    let alone = reasoner
+        .as_ref()
+        .is_some_and(|r| Arc::ptr_eq(r.runtime(), &kb));
+    let title = if alone {
+        "Charon reasoning toolkit".to_string()
+    } else {
+        kb.title()
+    };
+    let with_reasoning = reasoner.is_some();
+    let shadowed = move |op: &Operation| with_reasoning && op.name.as_ref() == "reason";
+    let operations: Vec<Operation> = kb
+        .operations()
+        .iter()
+        .filter(|op| {
+            if shadowed(op) {
+                tracing::warn!(target: "charon::http", "the operation `reason` is left out: the reasoning route /reason takes its path");
+            }
+            !shadowed(op)
+        })
+        .cloned()
+        .collect();
+    let mut openapi = openapi::document(&title, &operations);
+    if reasoner.is_some() {
+        openapi::add_reasoning(&mut openapi);
+    }
     if options.guard.requires_token() {
         openapi::require_token(&mut openapi);
     }
     let app = Arc::new(App {
         kb,
+        reasoner,
         options,
         openapi,
     });
     let mut router = Router::new();
     for (index, op) in app.kb.operations().iter().enumerate() {
+        if shadowed(op) {
+            continue;
+        }
         // Resolved once, here: the handler carries the id.
         let Some(id) = app.kb.op_id(index) else {
             continue;
@@ -114,6 +165,15 @@ fn routes(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
             &format!("/{}", op.name),
             any(move |req: Request| call(app.clone(), id, req)),
         );
+    }
+    if app.reasoner.is_some() {
+        for (path, tool) in [("/reason", "reason"), ("/check-kb", "check_kb")] {
+            let app = app.clone();
+            router = router.route(
+                path,
+                any(move |req: Request| reasoning(app.clone(), tool, req)),
+            );
+        }
     }
     let docs = app.clone();
     let health = app.clone();
@@ -290,6 +350,63 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Pro
         .await
         .map(|a| a.value)
         .map_err(|e| Problem::from_call(&e))
+}
+
+/// `POST /reason` and `POST /check-kb`: the tool's result as JSON, `ok: false`
+/// included; problem details for what is wrong with the request itself (and 503
+/// when the engine is full, as for operations).
+async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response {
+    let arrived = std::time::Instant::now();
+    let Some(reasoner) = app.reasoner.clone() else {
+        return Problem::not_found(req.uri().path()).into_response();
+    };
+    if req.method() != HttpMethod::POST {
+        return Problem::method_not_allowed(req.uri().path(), req.method().as_str(), "POST")
+            .into_response();
+    }
+    let (parts, body) = req.into_parts();
+    let body = match read_body(&app, tool, &parts.headers, body).await {
+        Ok(Some(body)) => body,
+        Ok(None) => {
+            return Problem::bad_arguments(
+                tool,
+                Some("knowledge"),
+                format!("{tool}: the body is a JSON object with the knowledge (see /openapi.json)"),
+            )
+            .into_response();
+        }
+        Err(p) => return p.into_response(),
+    };
+    let bad = |e: serde_json::Error| {
+        Problem::bad_arguments(tool, None, format!("{tool}: {e} (see /openapi.json)"))
+            .into_response()
+    };
+    if tool == "check_kb" {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct CheckArgs {
+            knowledge: String,
+        }
+        return match serde_json::from_value::<CheckArgs>(body) {
+            Ok(args) => axum::Json(reasoner.check_kb(&args.knowledge)).into_response(),
+            Err(e) => bad(e),
+        };
+    }
+    let request: ReasonRequest = match serde_json::from_value(body) {
+        Ok(r) => r,
+        Err(e) => return bad(e),
+    };
+    let result = reasoner.reason_async(&request, arrived).await;
+    if let crate::reason::ReasonResult::Failed(f) = &result
+        && f.error.kind == crate::reason::FailureKind::Overloaded
+    {
+        return Problem::from_call(&crate::CallError::Overloaded {
+            operation: tool.into(),
+            limit: reasoner.engine_config().max_pending,
+        })
+        .into_response();
+    }
+    axum::Json(result).into_response()
 }
 
 /// The JSON body, if there is one (an empty body is no body).

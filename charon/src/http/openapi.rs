@@ -123,6 +123,52 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
     })
 }
 
+/// Adds the reasoning tools' routes (`POST /reason`, `POST /check-kb`) and their
+/// schemas: the same ones the MCP tools declare.
+pub fn add_reasoning(doc: &mut Value) {
+    use crate::reason::{check_kb_input_schema, check_kb_output_schema, reason_input_schema};
+    let proof_ref = "#/components/schemas/EuclidProofNode";
+    doc["components"]["schemas"]["EuclidProofNode"] = crate::reason::proof_node_schema(proof_ref);
+    let post = |id: &str, summary: &str, description: &str, input: Value, output: Value| {
+        json!({"post": {
+            "operationId": id,
+            "summary": summary,
+            "description": description,
+            "requestBody": {"required": true, "content": {"application/json": {"schema": input}}},
+            "responses": {
+                "200": {"description": "The result: `ok: true`, or `ok: false` with an error saying what to fix (parse errors with line and column, limits hit).", "content": {"application/json": {"schema": output}}},
+                "400": problem_response("The body is not the tool's input (not JSON, a missing or unknown field, a wrong type)."),
+                "405": problem_response("Only POST is served here."),
+                "413": problem_response("The request body is over the size limit."),
+                "415": problem_response("The request body is not JSON."),
+                "503": problem_response("Too many calls are waiting for the engine."),
+            },
+        }})
+    };
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        paths.insert(
+            "/reason".into(),
+            post(
+                "reason",
+                "Prove a goal from Euclid-IR facts and rules, with a proof tree per solution",
+                "Knowledge in, answers out (nothing is kept between calls). Solutions are merged by their bindings and sorted; `truncated` says more exist than were returned, `depth_exhausted` that the search was cut at max_depth.",
+                reason_input_schema(),
+                crate::reason::reason_output_schema_at(proof_ref),
+            ),
+        );
+        paths.insert(
+            "/check-kb".into(),
+            post(
+                "check_kb",
+                "Check Euclid-IR knowledge without running it",
+                "Syntax (with line and column), undefined predicates, arity mismatches, recursion through negation, duplicate facts and rules, unsafe and singleton variables.",
+                check_kb_input_schema(),
+                check_kb_output_schema(),
+            ),
+        );
+    }
+}
+
 /// Declares the bearer token a server requires ([`super::Guard::with_token`]): the
 /// scheme, a requirement on every operation but the health probes, and their 401.
 pub fn require_token(doc: &mut Value) {

@@ -258,19 +258,9 @@ impl KnowledgeBase {
             // Reads wait in the engine's queue and run in batches (no thread of
             // their own); the answer is shaped here, on the caller's task.
             let (query, sent) = call.dispatch();
-            let (send, receive) = tokio::sync::oneshot::channel();
-            self.engine.submit_read(
-                query,
-                deadline,
-                Box::new(move |result| {
-                    drop(admitted);
-                    let _ = send.send(result);
-                }),
-            );
-            let outcome = wait_until(receive, deadline)
-                .await
-                .ok_or_else(late)?
-                .map_err(|_| failed("the engine dropped the call"))?;
+            let outcome = self
+                .read_batched(query, deadline, admitted, &operation)
+                .await?;
             return self.finish(sent, outcome);
         }
         let (send, receive) = tokio::sync::oneshot::channel();
@@ -296,6 +286,63 @@ impl KnowledgeBase {
             .await
             .ok_or_else(late)?
             .unwrap_or_else(|_| Err(failed("the call's thread failed")))
+    }
+
+    /// Queues a read for the engine's batches and waits for its outcome (or for the
+    /// deadline, if it never started). The admission place is given back when the
+    /// engine is done with it.
+    async fn read_batched<K: Deref<Target = KnowledgeBase> + Send + 'static>(
+        &self,
+        query: String,
+        deadline: Instant,
+        admitted: Admission<K>,
+        operation: &str,
+    ) -> Result<Result<RunOutcome, EngineError>, CallError> {
+        let (send, receive) = tokio::sync::oneshot::channel();
+        self.engine.submit_read(
+            query,
+            deadline,
+            Box::new(move |result| {
+                drop(admitted);
+                let _ = send.send(result);
+            }),
+        );
+        wait_until(receive, deadline)
+            .await
+            .ok_or_else(|| CallError::TimeLimit {
+                operation: operation.to_string(),
+                limit: self.engine.config().limits.time,
+            })?
+            .map_err(|_| CallError::Engine {
+                operation: operation.to_string(),
+                error: EngineError::Crashed("the engine dropped the call".into()),
+            })
+    }
+
+    /// Runs a read-only goal the crate built itself (no operation of this knowledge
+    /// base: the reasoning toolkit's), blocking, with the same admission control and
+    /// limits as a call; `label` names it in errors.
+    pub(crate) fn run_read(&self, query: String, label: &str) -> Result<RunOutcome, CallError> {
+        let deadline = Instant::now() + self.engine.config().limits.time;
+        let _admitted = admit(self, label.to_string())?;
+        self.engine
+            .run(query, Access::Read, deadline)
+            .map_err(|e| engine_error(label, e))
+    }
+
+    /// [`run_read`](Self::run_read) from async code, in the engine's batches; the
+    /// time limit runs from `arrived`.
+    pub(crate) async fn run_read_async(
+        self: &Arc<Self>,
+        query: String,
+        label: &str,
+        arrived: Instant,
+    ) -> Result<RunOutcome, CallError> {
+        let deadline = arrived + self.engine.config().limits.time;
+        let admitted = admit(Arc::clone(self), label.to_string())?;
+        self.read_batched(query, deadline, admitted, label)
+            .await?
+            .map_err(|e| engine_error(label, e))
     }
 
     /// Calls operation `name` with a JSON object of arguments; returns the JSON
@@ -359,20 +406,7 @@ impl KnowledgeBase {
             generation,
         } = sent;
         let op = self.checked(id)?;
-        let outcome = outcome.map_err(|error| match error {
-            EngineError::TimeLimit(limit) => CallError::TimeLimit {
-                operation: op.name.to_string(),
-                limit,
-            },
-            EngineError::MemoryLimit(limit) => CallError::MemoryLimit {
-                operation: op.name.to_string(),
-                limit,
-            },
-            error => CallError::Engine {
-                operation: op.name.to_string(),
-                error,
-            },
-        })?;
+        let outcome = outcome.map_err(|error| engine_error(&op.name, error))?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());
         }
@@ -412,5 +446,23 @@ impl KnowledgeBase {
                 term: format!("{other:?}"),
             }),
         }
+    }
+}
+
+/// The call error for an engine failure of `operation`.
+fn engine_error(operation: &str, error: EngineError) -> CallError {
+    match error {
+        EngineError::TimeLimit(limit) => CallError::TimeLimit {
+            operation: operation.to_string(),
+            limit,
+        },
+        EngineError::MemoryLimit(limit) => CallError::MemoryLimit {
+            operation: operation.to_string(),
+            limit,
+        },
+        error => CallError::Engine {
+            operation: operation.to_string(),
+            error,
+        },
     }
 }

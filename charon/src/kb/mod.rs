@@ -174,7 +174,9 @@ impl KnowledgeBase {
         let display_name = &display;
         let items = engine.analyse().map_err(LoadError::Engine)?;
         let found = analysis::analyse(&items);
-        if let Some(problem) = &found.problem {
+        if let Some(problem) = &found.problem
+            && !report.operations.is_empty()
+        {
             tracing::warn!(target: "charon::analysis", kb = %display_name, "cannot prove what the operations do ({problem}): every operation is treated as a write");
         }
         engine.set_modules(found.modules.clone());

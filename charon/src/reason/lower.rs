@@ -1,0 +1,258 @@
+//! Euclid-IR → Prolog. The only place that writes Prolog for the reasoning toolkit,
+//! and it writes from an allow-list: a clause head and body goals of the knowledge's
+//! own predicates (every name carries the program's private prefix, so no goal can
+//! name a built-in), `\+` of those, arithmetic comparisons over numbers and
+//! variables, and the runtime's depth step. The runtime (`runtime.pl`) checks every
+//! clause and every query against the same list again before it runs anything.
+//!
+//! A predicate `p/n` becomes `'<prefix>p'/(n+2)`: the two extra arguments are the
+//! depth left and the proof. A fact's proof is `f(I)` (`I`: the clause's index), a
+//! rule's is `r(I, v(Vars…), c(Proofs…))`: the values of the rule's variables (in
+//! order of first appearance) and the proofs of its positive goals, in body order.
+//! Negations and comparisons need no proof term: they are rendered from the
+//! variables' values (see `proof`).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use super::ast::{Atom, Clause, Expr, Literal, Program, Query, Term};
+use crate::term::write_atom;
+
+/// The named variables of a clause (head, then body), in order of first appearance.
+pub(crate) fn clause_vars(head: Option<&Atom>, body: &[Literal]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |v: &str| {
+        if !out.iter().any(|o| o == v) {
+            out.push(v.to_string());
+        }
+    };
+    if let Some(h) = head {
+        for t in &h.args {
+            if let Term::Var(v) = t {
+                add(v);
+            }
+        }
+    }
+    for lit in body {
+        match lit {
+            Literal::Pos(a) | Literal::Not(a) => {
+                for t in &a.args {
+                    if let Term::Var(v) = t {
+                        add(v);
+                    }
+                }
+            }
+            Literal::Compare(c) => {
+                let mut vs = Vec::new();
+                c.left.vars(&mut vs);
+                c.right.vars(&mut vs);
+                for v in vs {
+                    add(v);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Writes the Prolog text of `program`, every predicate named with `prefix`.
+/// Clauses are grouped by predicate (source order kept within each), since the
+/// engine replaces, rather than extends, a predicate whose clauses are split.
+pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    let mut members: HashMap<(String, usize), Vec<usize>> = HashMap::new();
+    for (i, c) in program.clauses.iter().enumerate() {
+        let key = (c.head.name.clone(), c.head.args.len());
+        let list = members.entry(key.clone()).or_default();
+        if list.is_empty() {
+            groups.push(key);
+        }
+        list.push(i);
+    }
+    let mut out = String::with_capacity(program.clauses.len() * 48);
+    for key in &groups {
+        for &i in &members[key] {
+            clause(&mut out, &program.clauses[i], i, prefix);
+        }
+    }
+    // Predicates called but never defined fail (closed world) instead of raising.
+    let mut undefined: BTreeMap<(String, usize), ()> = BTreeMap::new();
+    let bodies = program
+        .clauses
+        .iter()
+        .map(|c| &c.body[..])
+        .chain(program.queries.iter().map(|q| &q.body[..]));
+    for body in bodies {
+        for lit in body {
+            if let Literal::Pos(a) | Literal::Not(a) = lit {
+                let key = (a.name.clone(), a.args.len());
+                if !members.contains_key(&key) {
+                    undefined.insert(key, ());
+                }
+            }
+        }
+    }
+    for (name, arity) in undefined.keys() {
+        declare(&mut out, prefix, name, *arity);
+    }
+    out
+}
+
+/// Declares `name/arity` of a query that the program does not define.
+pub(crate) fn declare(out: &mut String, prefix: &str, name: &str, arity: usize) {
+    out.push_str("'$e_undefined'(");
+    write_atom(out, &format!("{prefix}{name}"));
+    let _ = writeln!(out, ",{}).", arity + 2);
+}
+
+/// Prolog variable names of a clause's named variables.
+struct Names<'a> {
+    index: HashMap<&'a str, usize>,
+}
+
+impl<'a> Names<'a> {
+    fn new(vars: &'a [String]) -> Self {
+        Names {
+            index: vars
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.as_str(), i))
+                .collect(),
+        }
+    }
+
+    fn var(&self, out: &mut String, name: &str) {
+        match self.index.get(name) {
+            Some(i) => {
+                let _ = write!(out, "V{i}");
+            }
+            None => out.push('_'),
+        }
+    }
+
+    fn term(&self, out: &mut String, t: &Term) {
+        match t {
+            Term::Const(c) => write_atom(out, c),
+            Term::Number(n) => out.push_str(n),
+            Term::Var(v) => self.var(out, v),
+            Term::Wildcard => out.push('_'),
+        }
+    }
+
+    fn expr(&self, out: &mut String, e: &Expr) {
+        match e {
+            Expr::Number(n) if n.starts_with('-') => {
+                let _ = write!(out, "({n})");
+            }
+            Expr::Number(n) => out.push_str(n),
+            Expr::Var(v) => self.var(out, v),
+            Expr::Neg(inner) => {
+                out.push_str("-(");
+                self.expr(out, inner);
+                out.push(')');
+            }
+            Expr::Binary(l, op, r) => {
+                out.push('(');
+                self.expr(out, l);
+                let _ = write!(out, " {} ", op.text());
+                self.expr(out, r);
+                out.push(')');
+            }
+        }
+    }
+
+    /// `'<prefix>name'(Args…, Depth, Proof`, without the closing bracket.
+    fn call(&self, out: &mut String, prefix: &str, a: &Atom, depth: &str) {
+        write_atom(out, &format!("{prefix}{}", a.name));
+        out.push('(');
+        for t in &a.args {
+            self.term(out, t);
+            out.push(',');
+        }
+        out.push_str(depth);
+        out.push(',');
+    }
+
+    /// The body goals, joined by commas; positive goals bind `P0`, `P1`, ….
+    fn body(&self, out: &mut String, prefix: &str, body: &[Literal], depth: &str) -> usize {
+        let mut proofs = 0;
+        for (i, lit) in body.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            match lit {
+                Literal::Pos(a) => {
+                    self.call(out, prefix, a, depth);
+                    let _ = write!(out, "P{proofs})");
+                    proofs += 1;
+                }
+                Literal::Not(a) => {
+                    out.push_str("\\+ ");
+                    self.call(out, prefix, a, depth);
+                    out.push_str("_)");
+                }
+                Literal::Compare(c) => {
+                    self.expr(out, &c.left);
+                    let _ = write!(out, " {} ", c.op.text());
+                    self.expr(out, &c.right);
+                }
+            }
+        }
+        proofs
+    }
+}
+
+fn tuple(out: &mut String, functor: char, items: impl Iterator<Item = String>) {
+    let items: Vec<String> = items.collect();
+    out.push(functor);
+    if !items.is_empty() {
+        out.push('(');
+        out.push_str(&items.join(","));
+        out.push(')');
+    }
+}
+
+fn clause(out: &mut String, c: &Clause, index: usize, prefix: &str) {
+    let vars = clause_vars(Some(&c.head), &c.body);
+    let names = Names::new(&vars);
+    if c.is_fact() {
+        names.call(out, prefix, &c.head, "_");
+        let _ = writeln!(out, "f({index})).");
+        return;
+    }
+    names.call(out, prefix, &c.head, "D");
+    let positive = c
+        .body
+        .iter()
+        .filter(|l| matches!(l, Literal::Pos(_)))
+        .count();
+    let _ = write!(out, "r({index},");
+    tuple(out, 'v', (0..vars.len()).map(|i| format!("V{i}")));
+    out.push(',');
+    tuple(out, 'c', (0..positive).map(|i| format!("P{i}")));
+    out.push_str(")) :- '$e_deeper'(D, E), ");
+    names.body(out, prefix, &c.body, "E");
+    out.push_str(".\n");
+}
+
+/// The goal of a query and the template of one answer, `s(v(Vars…), c(Proofs…))`,
+/// with `depth` levels of rules allowed.
+pub(crate) fn lower_query(query: &Query, prefix: &str, depth: u32) -> (String, String) {
+    let vars = clause_vars(None, &query.body);
+    let names = Names::new(&vars);
+    let mut goal = String::new();
+    let conjunction = query.body.len() > 1;
+    if conjunction {
+        goal.push('(');
+    }
+    let proofs = names.body(&mut goal, prefix, &query.body, &depth.to_string());
+    if conjunction {
+        goal.push(')');
+    }
+    let mut template = String::from("s(");
+    tuple(&mut template, 'v', (0..vars.len()).map(|i| format!("V{i}")));
+    template.push(',');
+    tuple(&mut template, 'c', (0..proofs).map(|i| format!("P{i}")));
+    template.push(')');
+    (goal, template)
+}

@@ -1,0 +1,854 @@
+//! The reasoning toolkit: knowledge and a query in Euclid-IR, a small declarative
+//! language, answered on the embedded engine with a proof tree for every solution.
+//!
+//! ```text
+//! parent(tom, bob)                       # a fact
+//! ancestor($x, $y) IF parent($x, $y)     # a rule
+//! ancestor($x, $y) IF parent($x, $z) AND
+//!     ancestor($z, $y)                   # a line ending in AND continues
+//! ? ancestor(tom, $who)                  # a query
+//! ```
+//!
+//! The pipeline: [`parse_text`] (or the YAML form) → [`ast::Program`] → `lower`
+//! (the only code that writes Prolog, from an allow-list, every predicate under a
+//! private prefix) → the engine, where `runtime.pl` checks every clause against the
+//! same allow-list before loading it, and collects the answers with their proofs
+//! under a depth bound and the engine's inference, time and memory limits.
+//! [`check`] finds mistakes without running anything.
+//!
+//! [`Reasoner`] keeps what it compiled: the same knowledge sent again is neither
+//! parsed nor loaded again (each engine worker loads a program once), and a repeated
+//! question is answered from a cache of results bounded by bytes. Every failure is a
+//! [`ReasonResult`] with `ok: false` and a message saying what to do, never a panic.
+//!
+//! ```
+//! use charon::reason::{Reasoner, ReasonRequest, ReasonResult};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let reasoner = Reasoner::new(charon::EngineConfig::default())?;
+//! let result = reasoner.reason(&ReasonRequest::new(
+//!     "parent(tom, bob)\nparent(bob, ann)\n\
+//!      ancestor($x, $y) IF parent($x, $y)\n\
+//!      ancestor($x, $y) IF parent($x, $z) AND ancestor($z, $y)",
+//!     "ancestor(tom, $who)",
+//! ));
+//! let ReasonResult::Answered(answers) = result else { panic!("{result:?}") };
+//! assert_eq!(answers.solution_count, 2);
+//! assert_eq!(answers.solutions[0].bindings["who"], "ann");
+//! # Ok(())
+//! # }
+//! ```
+
+pub mod ast;
+mod check;
+mod lower;
+mod parse;
+mod proof;
+mod schema;
+mod yaml;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+pub use check::{Issue, Severity, check};
+pub use parse::{ParseError, parse_query, parse_text};
+pub use proof::{ProofKind, ProofNode, Solution};
+pub use schema::{
+    check_kb_input_schema, check_kb_output_schema, reason_input_schema, reason_output_schema,
+};
+pub(crate) use schema::{proof_node_schema, reason_output_schema_at};
+pub use yaml::{looks_like_yaml, parse_yaml};
+
+use crate::cache::AnswerCache;
+use crate::engine::{Outcome, PrivateDir, RunOutcome};
+use crate::term::{PlTerm, write_atom};
+use crate::{CallError, EngineConfig, KnowledgeBase, LoadError};
+use ast::{Program, Query};
+
+const RUNTIME: &str = include_str!("runtime.pl");
+
+/// The names of the reasoning tools (MCP tools; HTTP routes `/reason`, `/check-kb`).
+pub const TOOL_NAMES: [&str; 2] = ["reason", "check_kb"];
+
+/// Parses knowledge in either form: YAML when it looks like it (see
+/// [`yaml::looks_like_yaml`]), the text form otherwise.
+pub fn parse_knowledge(text: &str) -> Result<Program, ParseError> {
+    if yaml::looks_like_yaml(text) {
+        parse_yaml(text)
+    } else {
+        parse_text(text)
+    }
+}
+
+/// How a float is written in answers and proofs: the shortest text that reads back
+/// as the same number, always with a decimal point.
+pub(crate) fn float_text(f: f64) -> String {
+    let s = format!("{f}");
+    if s.contains(['.', 'e', 'i', 'N']) {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+/// Settings of a [`Reasoner`] beyond the engine's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReasonConfig {
+    /// Largest knowledge text accepted, in bytes.
+    pub max_knowledge_bytes: usize,
+    /// Solutions returned when a request does not say.
+    pub max_solutions: usize,
+    /// Rule applications allowed along one branch of the search when a request
+    /// does not say.
+    pub max_depth: u32,
+    /// The most a request may ask for (deeper proofs nest past what common JSON
+    /// readers accept).
+    pub max_depth_limit: u32,
+    /// Proofs returned per solution when a request does not say.
+    pub max_proofs: usize,
+    /// Bytes of compiled knowledge kept (the text and its program).
+    pub compiled_cache: u64,
+}
+
+impl Default for ReasonConfig {
+    fn default() -> Self {
+        ReasonConfig {
+            max_knowledge_bytes: 500 * 1024,
+            max_solutions: 100,
+            max_depth: 50,
+            max_depth_limit: 100,
+            max_proofs: 5,
+            compiled_cache: 64 << 20,
+        }
+    }
+}
+
+/// A question for [`Reasoner::reason`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReasonRequest {
+    /// Facts and rules in Euclid-IR (text or YAML form).
+    pub knowledge: String,
+    /// The goal to prove, e.g. `ancestor(tom, $who)`; when left out, the
+    /// knowledge's own `? query` (it must hold exactly one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// Most solutions returned (`truncated` says when there are more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_solutions: Option<usize>,
+    /// Most rule applications along one branch of the search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u32>,
+    /// Most proofs returned per solution (`proof_count` tells them all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_proofs: Option<usize>,
+}
+
+impl ReasonRequest {
+    /// A request with the default limits.
+    pub fn new(knowledge: impl Into<String>, query: impl Into<String>) -> Self {
+        ReasonRequest {
+            knowledge: knowledge.into(),
+            query: Some(query.into()),
+            max_solutions: None,
+            max_depth: None,
+            max_proofs: None,
+        }
+    }
+}
+
+/// The answer to a [`ReasonRequest`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ReasonResult {
+    /// The search finished: `ok: true`.
+    Answered(Answers),
+    /// It could not be done: `ok: false`, and why.
+    Failed(Failed),
+}
+
+impl ReasonResult {
+    /// Whether the question was answered.
+    pub fn ok(&self) -> bool {
+        matches!(self, ReasonResult::Answered(_))
+    }
+}
+
+/// Solutions of a query. An empty list is a real answer: under closed-world
+/// semantics the knowledge does not entail the goal (unless `depth_exhausted`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answers {
+    /// Always true.
+    pub ok: bool,
+    /// The query answered, as Euclid-IR.
+    pub query: String,
+    /// The query's variables, in order of first appearance (without `$`).
+    pub variables: Vec<String>,
+    /// Distinct solutions, sorted by their bindings: numbers before constants,
+    /// numbers by value, constants by code point, the first variable first.
+    pub solutions: Vec<Solution>,
+    /// Distinct solutions found (all of them, even past `max_solutions`).
+    pub solution_count: usize,
+    /// More solutions exist than were returned.
+    pub truncated: bool,
+    /// Some branch of the search reached `max_depth` and was cut there: solutions
+    /// may be missing, and a NOT checked at that depth may have held wrongly.
+    /// Raise `max_depth` (left recursion never finishes at any depth).
+    pub depth_exhausted: bool,
+    /// Things worth knowing about the answer (a depth cut, undefined predicates).
+    pub warnings: Vec<String>,
+}
+
+/// A request that could not be answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failed {
+    /// Always false.
+    pub ok: bool,
+    /// What went wrong.
+    pub error: Failure,
+}
+
+/// Why a request failed, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// The kind of failure.
+    pub kind: FailureKind,
+    /// What happened and what to do about it.
+    pub message: String,
+    /// Line in the knowledge (or the query) where the problem is, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Column, with `line`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The construct outside the grammar, for `unsupported`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construct: Option<String>,
+    /// Where the problem is: `knowledge` or `query`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// Kinds of [`Failure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The text does not follow the grammar.
+    ParseError,
+    /// A construct left out of Euclid-IR on purpose (named in `construct`).
+    Unsupported,
+    /// The knowledge is larger than the limit.
+    TooLarge,
+    /// The query is missing, or cannot be evaluated as written.
+    InvalidQuery,
+    /// The knowledge cannot run as written (a comparison over an unbound variable).
+    InvalidKnowledge,
+    /// A limit field of the request is out of range.
+    InvalidRequest,
+    /// The search needed more inferences than allowed.
+    InferenceLimit,
+    /// The search ran out of time.
+    TimeLimit,
+    /// The search ran out of memory.
+    MemoryLimit,
+    /// Arithmetic failed at run time (a constant where a number was needed,
+    /// division by zero).
+    Arithmetic,
+    /// Too many calls are waiting for the engine; try again shortly.
+    Overloaded,
+    /// The engine failed; the message says how.
+    Engine,
+}
+
+impl Failure {
+    fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+        Failure {
+            kind,
+            message: message.into(),
+            line: None,
+            column: None,
+            construct: None,
+            source: None,
+        }
+    }
+
+    fn parse(e: ParseError, source: &str) -> Self {
+        Failure {
+            kind: if e.construct.is_some() {
+                FailureKind::Unsupported
+            } else {
+                FailureKind::ParseError
+            },
+            message: format!("{source}: {e}"),
+            line: Some(e.pos.line),
+            column: Some(e.pos.column),
+            construct: e.construct.map(str::to_string),
+            source: Some(source.into()),
+        }
+    }
+
+    fn result(self) -> ReasonResult {
+        ReasonResult::Failed(Failed {
+            ok: false,
+            error: self,
+        })
+    }
+}
+
+/// The result of [`check_kb`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckResult {
+    /// Whether the knowledge parsed (`false`: see `error`).
+    pub ok: bool,
+    /// Parsed, and no issue is an error.
+    pub valid: bool,
+    /// Facts in the knowledge.
+    pub facts: usize,
+    /// Rules in the knowledge.
+    pub rules: usize,
+    /// Queries in the knowledge.
+    pub queries: usize,
+    /// The predicates defined, as `name/arity`, sorted.
+    pub predicates: Vec<String>,
+    /// Errors and warnings, by place.
+    pub issues: Vec<Issue>,
+    /// Why the knowledge could not be read, when `ok` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Failure>,
+}
+
+/// Checks knowledge without running it: syntax, undefined predicates, recursion
+/// through negation, duplicate facts and rules, arity mismatches, unsafe variables.
+pub fn check_kb(knowledge: &str, config: &ReasonConfig) -> CheckResult {
+    let failed = |error: Failure| CheckResult {
+        ok: false,
+        valid: false,
+        facts: 0,
+        rules: 0,
+        queries: 0,
+        predicates: Vec::new(),
+        issues: Vec::new(),
+        error: Some(error),
+    };
+    if knowledge.len() > config.max_knowledge_bytes {
+        return failed(too_large(knowledge.len(), config.max_knowledge_bytes));
+    }
+    let program = match parse_knowledge(knowledge) {
+        Ok(p) => p,
+        Err(e) => return failed(Failure::parse(e, "knowledge")),
+    };
+    let issues = check(&program);
+    let mut predicates: Vec<String> = program.clauses.iter().map(|c| c.head.indicator()).collect();
+    predicates.sort();
+    predicates.dedup();
+    CheckResult {
+        ok: true,
+        valid: !issues.iter().any(|i| i.severity == Severity::Error),
+        facts: program.clauses.iter().filter(|c| c.is_fact()).count(),
+        rules: program.clauses.iter().filter(|c| !c.is_fact()).count(),
+        queries: program.queries.len(),
+        predicates,
+        issues,
+        error: None,
+    }
+}
+
+fn too_large(len: usize, limit: usize) -> Failure {
+    Failure::new(
+        FailureKind::TooLarge,
+        format!(
+            "the knowledge is {len} bytes, over the limit of {limit}: send only the facts and rules the question needs, or raise the limit"
+        ),
+    )
+}
+
+/// Knowledge parsed, lowered and written where the engine's workers read it.
+struct Compiled {
+    /// Names every predicate of this program (and nothing else).
+    prefix: String,
+    program: Program,
+    /// Each clause's named variables.
+    vars: Vec<Vec<String>>,
+    /// Where the lowered program is (removed when the last user drops it).
+    file: PathBuf,
+    /// An error that makes the knowledge unable to run, found when compiled.
+    invalid: Option<Failure>,
+    /// Predicates the knowledge calls but never defines.
+    undefined: Vec<String>,
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.file);
+    }
+}
+
+#[derive(Clone)]
+struct CompiledWeight;
+
+impl quick_cache::Weighter<String, Arc<Compiled>> for CompiledWeight {
+    fn weight(&self, key: &String, value: &Arc<Compiled>) -> u64 {
+        // The text, its syntax tree and the lowered program are each about the size
+        // of the text.
+        (key.len() as u64).saturating_mul(3) + 64 * value.program.clauses.len() as u64 + 256
+    }
+}
+
+/// Runs Euclid-IR questions on engine workers of its own (separate from any
+/// knowledge base's, so neither can see the other's predicates), with the same
+/// limits and admission control as knowledge base calls.
+pub struct Reasoner {
+    runtime: Arc<KnowledgeBase>,
+    config: ReasonConfig,
+    dir: PrivateDir,
+    programs: quick_cache::sync::Cache<String, Arc<Compiled>, CompiledWeight>,
+    results: AnswerCache,
+    next: AtomicU64,
+}
+
+impl std::fmt::Debug for Reasoner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reasoner")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A request checked and compiled, ready for the engine.
+struct Prepared {
+    compiled: Arc<Compiled>,
+    query: Query,
+    query_text: String,
+    variables: Vec<String>,
+    goal: String,
+    max_solutions: usize,
+    max_proofs: usize,
+    cache_key: Option<String>,
+}
+
+impl Reasoner {
+    /// A reasoner whose engine has `engine`'s limits (time, inferences, memory,
+    /// workers, admission; `answer_cache` bounds its result cache), with the
+    /// default [`ReasonConfig`].
+    pub fn new(engine: EngineConfig) -> Result<Self, LoadError> {
+        Self::with_config(engine, ReasonConfig::default())
+    }
+
+    /// A reasoner with both configurations.
+    pub fn with_config(engine: EngineConfig, config: ReasonConfig) -> Result<Self, LoadError> {
+        let results = AnswerCache::new(engine.answer_cache);
+        let runtime = KnowledgeBase::from_source_with("charon-reason.pl", RUNTIME, engine)?;
+        let dir = PrivateDir::new("charon-reason").map_err(|source| LoadError::Read {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+        let estimated = usize::try_from(config.compiled_cache / (64 << 10))
+            .unwrap_or(usize::MAX)
+            .clamp(8, 4096);
+        Ok(Reasoner {
+            programs: quick_cache::sync::Cache::with_weighter(
+                estimated,
+                config.compiled_cache,
+                CompiledWeight,
+            ),
+            runtime: Arc::new(runtime),
+            config,
+            dir,
+            results,
+            next: AtomicU64::new(0),
+        })
+    }
+
+    /// The knowledge base of the reasoning engine (it has no operations): the
+    /// surfaces use it for health and readiness.
+    pub(crate) fn runtime(&self) -> &Arc<KnowledgeBase> {
+        &self.runtime
+    }
+
+    /// The reasoning settings.
+    pub fn config(&self) -> &ReasonConfig {
+        &self.config
+    }
+
+    /// The engine settings.
+    pub fn engine_config(&self) -> &EngineConfig {
+        self.runtime.config()
+    }
+
+    /// Result cache counters.
+    pub fn cache_stats(&self) -> crate::CacheStats {
+        self.results.stats()
+    }
+
+    /// Calls waiting for or running in the reasoning engine now.
+    pub fn pending(&self) -> usize {
+        self.runtime.pending()
+    }
+
+    /// Answers a question, blocking the thread.
+    pub fn reason(&self, request: &ReasonRequest) -> ReasonResult {
+        let prepared = match self.prepare(request) {
+            Ok(p) => p,
+            Err(done) => return done,
+        };
+        let outcome = self.runtime.run_read(prepared.goal.clone(), "reason");
+        self.finish(prepared, outcome)
+    }
+
+    /// Answers a question from async code; the time limit runs from `arrived`.
+    pub async fn reason_async(
+        self: &Arc<Self>,
+        request: &ReasonRequest,
+        arrived: Instant,
+    ) -> ReasonResult {
+        let prepared = match self.prepare(request) {
+            Ok(p) => p,
+            Err(done) => return done,
+        };
+        let outcome = self
+            .runtime
+            .run_read_async(prepared.goal.clone(), "reason", arrived)
+            .await;
+        self.finish(prepared, outcome)
+    }
+
+    /// Checks knowledge without running it (see [`check_kb`]).
+    pub fn check_kb(&self, knowledge: &str) -> CheckResult {
+        check_kb(knowledge, &self.config)
+    }
+
+    /// Everything before the engine: limits, parsing (or the compiled program kept
+    /// from before), the query, the result cache. `Err` is a finished result.
+    fn prepare(&self, request: &ReasonRequest) -> Result<Prepared, ReasonResult> {
+        let max_solutions = request.max_solutions.unwrap_or(self.config.max_solutions);
+        let max_depth = request.max_depth.unwrap_or(self.config.max_depth);
+        let max_proofs = request.max_proofs.unwrap_or(self.config.max_proofs);
+        if max_depth > self.config.max_depth_limit {
+            return Err(Failure::new(
+                FailureKind::InvalidRequest,
+                format!(
+                    "max_depth is {max_depth}, over the limit of {}: rules deeper than that are better split, or the search is looping (left recursion)",
+                    self.config.max_depth_limit
+                ),
+            )
+            .result());
+        }
+        let compiled = self.compile(&request.knowledge).map_err(Failure::result)?;
+        if let Some(invalid) = &compiled.invalid {
+            return Err(invalid.clone().result());
+        }
+        let query = match &request.query {
+            Some(text) => parse_query(text).map_err(|e| Failure::parse(e, "query").result())?,
+            None => match &compiled.program.queries[..] {
+                [one] => one.clone(),
+                [] => {
+                    return Err(Failure::new(
+                        FailureKind::InvalidQuery,
+                        "no query: give one (e.g. ancestor(tom, $who)) or put a `? …` line in the knowledge",
+                    )
+                    .result());
+                }
+                many => {
+                    return Err(Failure::new(
+                        FailureKind::InvalidQuery,
+                        format!(
+                            "the knowledge holds {} queries: give the one to answer as the query",
+                            many.len()
+                        ),
+                    )
+                    .result());
+                }
+            },
+        };
+        let mut issues = Vec::new();
+        check::variables(&[], &query.body, query.pos, false, &mut issues);
+        if let Some(issue) = issues.iter().find(|i| i.severity == Severity::Error) {
+            let mut f = Failure::new(
+                FailureKind::InvalidQuery,
+                format!("query: {}", issue.message),
+            );
+            f.line = Some(issue.line);
+            f.column = Some(issue.column);
+            f.source = Some("query".into());
+            return Err(f.result());
+        }
+        let query_text = query.to_string();
+        let variables = proof::query_vars(&query.body);
+        let depth = max_depth;
+        let (goal, template) = lower::lower_query(&query, &compiled.prefix, depth);
+        let mut text = String::with_capacity(goal.len() + template.len() + 128);
+        text.push_str("'$charon_once'(R, '$e_solve'(");
+        write_atom(&mut text, &compiled.file.to_string_lossy());
+        text.push(',');
+        write_atom(&mut text, &compiled.prefix);
+        text.push(',');
+        text.push_str(&goal);
+        text.push(',');
+        text.push_str(&template);
+        let inferences = self.runtime.config().limits.inferences;
+        text.push_str(&format!(", R), {inferences}, _)."));
+        let cache_key = self.results.enabled().then(|| {
+            format!(
+                "{}\n{depth}\n{max_solutions}\n{max_proofs}\n{query_text}",
+                compiled.prefix
+            )
+        });
+        if let Some(key) = &cache_key
+            && let Some(hit) = self.results.get(key, 0)
+            && let Ok(result) = serde_json::from_value::<ReasonResult>(hit)
+        {
+            return Err(result);
+        }
+        Ok(Prepared {
+            compiled,
+            query,
+            query_text,
+            variables,
+            goal: text,
+            max_solutions,
+            max_proofs,
+            cache_key,
+        })
+    }
+
+    /// The compiled program of `knowledge`: kept from before, or parsed, lowered and
+    /// written now.
+    fn compile(&self, knowledge: &str) -> Result<Arc<Compiled>, Failure> {
+        if knowledge.len() > self.config.max_knowledge_bytes {
+            return Err(too_large(knowledge.len(), self.config.max_knowledge_bytes));
+        }
+        if let Some(found) = self.programs.get(knowledge) {
+            return Ok(found);
+        }
+        let program = parse_knowledge(knowledge).map_err(|e| Failure::parse(e, "knowledge"))?;
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let prefix = format!("e{id}:");
+        let issues = check(&program);
+        let invalid = issues
+            .iter()
+            .find(|i| i.kind == "unbound_in_comparison")
+            .map(|i| {
+                let mut f = Failure::new(
+                    FailureKind::InvalidKnowledge,
+                    format!("knowledge: line {}: {}", i.line, i.message),
+                );
+                f.line = Some(i.line);
+                f.column = Some(i.column);
+                f.source = Some("knowledge".into());
+                f
+            });
+        let undefined = issues
+            .iter()
+            .filter(|i| {
+                i.kind == "undefined_predicate"
+                    || (i.kind == "arity_mismatch" && i.severity == Severity::Error)
+            })
+            .map(|i| format!("line {}: {}", i.line, i.message))
+            .collect();
+        let text = lower::lower_program(&program, &prefix);
+        let file = self
+            .dir
+            .write(&format!("e{id}.pl"), text.as_bytes())
+            .map_err(|e| {
+                Failure::new(
+                    FailureKind::Engine,
+                    format!("cannot write the compiled knowledge: {e}"),
+                )
+            })?;
+        let vars = program
+            .clauses
+            .iter()
+            .map(|c| lower::clause_vars(Some(&c.head), &c.body))
+            .collect();
+        let compiled = Arc::new(Compiled {
+            prefix,
+            program,
+            vars,
+            file,
+            invalid,
+            undefined,
+        });
+        self.programs
+            .insert(knowledge.to_string(), Arc::clone(&compiled));
+        Ok(compiled)
+    }
+
+    /// Shapes the engine's outcome into the result (and caches it).
+    fn finish(&self, prepared: Prepared, outcome: Result<RunOutcome, CallError>) -> ReasonResult {
+        let result = match outcome {
+            Ok(run) => self.answers(&prepared, run.outcome),
+            Err(e) => Err(call_failure(e)),
+        };
+        let result = match result {
+            Ok(answers) => ReasonResult::Answered(answers),
+            Err(f) => return f.result(),
+        };
+        if let Some(key) = prepared.cache_key
+            && let Ok(value) = serde_json::to_value(&result)
+        {
+            self.results.insert(key, 0, value);
+        }
+        result
+    }
+
+    fn answers(&self, prepared: &Prepared, outcome: Outcome) -> Result<Answers, Failure> {
+        let limits = &self.runtime.config().limits;
+        let term = match outcome {
+            Outcome::Solved(term) => term,
+            Outcome::InferenceLimit => {
+                return Err(Failure::new(
+                    FailureKind::InferenceLimit,
+                    format!(
+                        "the search needed more than {} inferences and was stopped, so there is no answer (not even a partial one): narrow the query, check for rules that loop or multiply, or raise the inference limit",
+                        limits.inferences
+                    ),
+                ));
+            }
+            Outcome::MemoryLimit => {
+                return Err(Failure::new(
+                    FailureKind::MemoryLimit,
+                    "the search ran out of memory: narrow the query or the knowledge",
+                ));
+            }
+            Outcome::Exception(e) => return Err(exception_failure(&e)),
+            other => {
+                return Err(Failure::new(
+                    FailureKind::Engine,
+                    format!("the engine gave no answer ({other:?})"),
+                ));
+            }
+        };
+        let engine = |m: String| Failure::new(FailureKind::Engine, m);
+        let PlTerm::Compound(r, parts) = &term else {
+            return Err(engine("the engine answered in an unexpected shape".into()));
+        };
+        let (PlTerm::List(found), PlTerm::Atom(exhausted)) = (&parts[0], &parts[1]) else {
+            // No answer at all reads as the empty list.
+            if r == "r" && parts.len() == 2 && matches!(&parts[0], PlTerm::Str(s) if s.is_empty()) {
+                return self.answers_from(prepared, &[], parts[1] == PlTerm::Atom("true".into()));
+            }
+            return Err(engine("the engine answered in an unexpected shape".into()));
+        };
+        self.answers_from(prepared, found, exhausted == "true")
+    }
+
+    fn answers_from(
+        &self,
+        prepared: &Prepared,
+        found: &[PlTerm],
+        exhausted: bool,
+    ) -> Result<Answers, Failure> {
+        let compiled = &prepared.compiled;
+        let renderer = proof::Renderer {
+            program: &compiled.program,
+            vars: &compiled.vars,
+        };
+        let mut solutions = proof::solutions(
+            &renderer,
+            &prepared.query.body,
+            &prepared.variables,
+            found,
+            prepared.max_proofs,
+        )
+        .map_err(|m| Failure::new(FailureKind::Engine, m))?;
+        let solution_count = solutions.len();
+        let truncated = solution_count > prepared.max_solutions;
+        solutions.truncate(prepared.max_solutions);
+        let mut warnings = Vec::new();
+        if exhausted {
+            warnings.push(
+                "the search reached max_depth on some branch and was cut there: solutions may be missing, and a NOT checked at that depth may have held wrongly. Raise max_depth; if the answer keeps changing, a rule recurses without end (left recursion)".to_string(),
+            );
+        }
+        warnings.extend(compiled.undefined.iter().cloned());
+        Ok(Answers {
+            ok: true,
+            query: prepared.query_text.clone(),
+            variables: prepared.variables.clone(),
+            solutions,
+            solution_count,
+            truncated,
+            depth_exhausted: exhausted,
+            warnings,
+        })
+    }
+}
+
+/// The failure for an engine-level error of a call.
+fn call_failure(e: CallError) -> Failure {
+    match e {
+        CallError::Overloaded { limit, .. } => Failure::new(
+            FailureKind::Overloaded,
+            format!("{limit} calls are already waiting for the engine: try again shortly"),
+        ),
+        CallError::TimeLimit { limit, .. } => Failure::new(
+            FailureKind::TimeLimit,
+            format!(
+                "the search did not finish within {} ms: narrow the query, check for rules that loop or multiply, or raise the time limit",
+                limit.as_millis()
+            ),
+        ),
+        CallError::MemoryLimit { .. } => Failure::new(
+            FailureKind::MemoryLimit,
+            "the search ran out of memory: narrow the query or the knowledge",
+        ),
+        other => Failure::new(FailureKind::Engine, other.to_string()),
+    }
+}
+
+/// The failure for an exception the search raised.
+fn exception_failure(e: &PlTerm) -> Failure {
+    let text = e.to_string();
+    let arithmetic = |m: String| Failure::new(FailureKind::Arithmetic, m);
+    if let PlTerm::Compound(f, args) = e
+        && f == "error"
+        && let Some(PlTerm::Compound(kind, details)) = args.first()
+    {
+        match (kind.as_str(), details.as_slice()) {
+            ("type_error", [_, culprit]) => {
+                let what = match culprit {
+                    PlTerm::Compound(slash, parts) if slash == "/" && parts.len() == 2 => {
+                        parts[0].to_string()
+                    }
+                    other => other.to_string(),
+                };
+                return arithmetic(format!(
+                    "a comparison or `is` met `{what}`, which is not a number: make sure the facts it reads hold numbers there"
+                ));
+            }
+            ("evaluation_error", [what]) => {
+                return arithmetic(format!(
+                    "arithmetic failed ({what}): check for a division by zero"
+                ));
+            }
+            ("instantiation_error", _) => {
+                return arithmetic(
+                    "a comparison met a variable with no value: bind it with a goal before the comparison".into(),
+                );
+            }
+            ("resource_error", _) => {
+                return Failure::new(
+                    FailureKind::MemoryLimit,
+                    "the search ran out of memory: narrow the query or the knowledge",
+                );
+            }
+            _ => {}
+        }
+    }
+    if let PlTerm::Compound(f, _) = e
+        && f == "euclid_refused"
+    {
+        return Failure::new(
+            FailureKind::Engine,
+            format!(
+                "the engine refused a goal outside Euclid-IR's allow-list ({text}); this is a bug in Charon, please report it"
+            ),
+        );
+    }
+    Failure::new(FailureKind::Engine, format!("the search raised {text}"))
+}

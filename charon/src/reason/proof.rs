@@ -1,0 +1,317 @@
+//! The engine's answer terms → solutions with proof trees (see `lower` for the
+//! terms' shape). Solutions are merged by their bindings and sorted by a total
+//! order; the proofs of each are deduplicated and sorted too, so the same knowledge
+//! and query always give the same bytes.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::ast::{Atom, Comparison, Literal, Program, Term};
+use super::lower::clause_vars;
+use crate::term::PlTerm;
+
+/// What a proof node shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProofKind {
+    /// A fact of the knowledge.
+    Fact,
+    /// A rule, with the proofs of its body as children, in body order.
+    Rule,
+    /// `NOT goal`, which held because the goal has no proof.
+    Negation,
+    /// A comparison (or `is`) that held, with the values it compared.
+    Comparison,
+    /// The query itself, when it has several goals: its children are theirs.
+    Query,
+}
+
+/// One node of a proof tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofNode {
+    /// What kind of step.
+    pub kind: ProofKind,
+    /// The goal proved, with the values of its variables, as Euclid-IR.
+    pub goal: String,
+    /// The line of the fact or rule used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The proofs of a rule's (or a query's) goals, in body order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<ProofNode>,
+}
+
+/// One answer: values of the query's variables, and how many distinct proofs it has.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Solution {
+    /// Each query variable (name without `$`) and its value: a string for a
+    /// constant, a number, or null when the proof leaves it unbound.
+    pub bindings: serde_json::Map<String, Value>,
+    /// Distinct proofs found.
+    pub proof_count: usize,
+    /// The first `max_proofs` of them, in a fixed order.
+    pub proofs: Vec<ProofNode>,
+}
+
+/// A value from the engine, as JSON and as Euclid-IR text.
+fn value(term: &PlTerm) -> (Value, String) {
+    match term {
+        PlTerm::Atom(a) => (Value::String(a.clone()), a.clone()),
+        PlTerm::Int(d) => (
+            serde_json::from_str(d).unwrap_or_else(|_| Value::String(d.clone())),
+            d.clone(),
+        ),
+        PlTerm::Float(f) => {
+            let text = super::float_text(*f);
+            (
+                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+                text,
+            )
+        }
+        PlTerm::Var(_) => (Value::Null, "_".into()),
+        other => (Value::String(other.to_string()), other.to_string()),
+    }
+}
+
+/// The sort key of a value: numbers (by value), then constants (by code point),
+/// then unbound.
+#[derive(Debug, Clone, PartialEq)]
+enum Key {
+    Number(f64, String),
+    Atom(String),
+    Unbound,
+}
+
+impl Eq for Key {}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> Ordering {
+        use Key::*;
+        match (self, other) {
+            (Number(a, ta), Number(b, tb)) => a.total_cmp(b).then_with(|| ta.cmp(tb)),
+            (Number(..), _) => Ordering::Less,
+            (_, Number(..)) => Ordering::Greater,
+            (Atom(a), Atom(b)) => a.cmp(b),
+            (Atom(_), Unbound) => Ordering::Less,
+            (Unbound, Atom(_)) => Ordering::Greater,
+            (Unbound, Unbound) => Ordering::Equal,
+        }
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+fn key(term: &PlTerm) -> Key {
+    match term {
+        PlTerm::Int(d) => Key::Number(d.parse::<f64>().unwrap_or(f64::MAX), d.clone()),
+        PlTerm::Float(f) => Key::Number(*f, super::float_text(*f)),
+        PlTerm::Var(_) => Key::Unbound,
+        other => Key::Atom(match other {
+            PlTerm::Atom(a) => a.clone(),
+            o => o.to_string(),
+        }),
+    }
+}
+
+/// Arguments of a compound (`v(…)`/`c(…)`), or none for the bare atom.
+fn items(term: &PlTerm) -> Option<&[PlTerm]> {
+    match term {
+        PlTerm::Compound(_, args) => Some(args),
+        PlTerm::Atom(_) => Some(&[]),
+        _ => None,
+    }
+}
+
+const SHAPE: &str = "the engine answered in an unexpected shape";
+
+/// Renders proof terms against the program they came from.
+pub(crate) struct Renderer<'a> {
+    pub program: &'a Program,
+    /// Each clause's named variables (see `lower::clause_vars`).
+    pub vars: &'a [Vec<String>],
+}
+
+impl Renderer<'_> {
+    fn node(&self, term: &PlTerm) -> Result<ProofNode, String> {
+        match term {
+            PlTerm::Compound(f, args) if f == "f" && args.len() == 1 => {
+                let clause = self.clause(&args[0])?;
+                Ok(ProofNode {
+                    kind: ProofKind::Fact,
+                    goal: self.program.clauses[clause].head.to_string(),
+                    line: Some(self.program.clauses[clause].pos.line),
+                    children: Vec::new(),
+                })
+            }
+            PlTerm::Compound(f, args) if f == "r" && args.len() == 3 => {
+                let index = self.clause(&args[0])?;
+                let clause = &self.program.clauses[index];
+                let values = items(&args[1]).ok_or(SHAPE)?;
+                let proofs = items(&args[2]).ok_or(SHAPE)?;
+                let names = &self.vars[index];
+                let env: BTreeMap<&str, String> = names
+                    .iter()
+                    .map(String::as_str)
+                    .zip(values.iter().map(|t| value(t).1))
+                    .collect();
+                let children = self.body(&clause.body, &env, proofs)?;
+                Ok(ProofNode {
+                    kind: ProofKind::Rule,
+                    goal: atom_text(&clause.head, &env),
+                    line: Some(clause.pos.line),
+                    children,
+                })
+            }
+            _ => Err(SHAPE.into()),
+        }
+    }
+
+    fn clause(&self, term: &PlTerm) -> Result<usize, String> {
+        match term {
+            PlTerm::Int(d) => d
+                .parse::<usize>()
+                .ok()
+                .filter(|i| *i < self.program.clauses.len())
+                .ok_or_else(|| SHAPE.into()),
+            _ => Err(SHAPE.into()),
+        }
+    }
+
+    /// The children of a rule or query: one node per goal, in body order.
+    fn body(
+        &self,
+        body: &[Literal],
+        env: &BTreeMap<&str, String>,
+        proofs: &[PlTerm],
+    ) -> Result<Vec<ProofNode>, String> {
+        let mut proofs = proofs.iter();
+        body.iter()
+            .map(|lit| match lit {
+                Literal::Pos(_) => self.node(proofs.next().ok_or(SHAPE)?),
+                Literal::Not(a) => Ok(ProofNode {
+                    kind: ProofKind::Negation,
+                    goal: format!("NOT {}", atom_text(a, env)),
+                    line: None,
+                    children: Vec::new(),
+                }),
+                Literal::Compare(c) => Ok(ProofNode {
+                    kind: ProofKind::Comparison,
+                    goal: comparison_text(c, env),
+                    line: None,
+                    children: Vec::new(),
+                }),
+            })
+            .collect()
+    }
+}
+
+fn lookup(env: &BTreeMap<&str, String>, v: &str) -> String {
+    env.get(v).cloned().unwrap_or_else(|| "_".into())
+}
+
+/// A comparison with the values of its variables.
+fn comparison_text(c: &Comparison, env: &BTreeMap<&str, String>) -> String {
+    let mut goal = String::new();
+    c.left.write(&mut goal, &|v| lookup(env, v));
+    goal.push(' ');
+    goal.push_str(c.op.text());
+    goal.push(' ');
+    c.right.write(&mut goal, &|v| lookup(env, v));
+    goal
+}
+
+fn atom_text(a: &Atom, env: &BTreeMap<&str, String>) -> String {
+    let mut s = a.name.clone();
+    if !a.args.is_empty() {
+        s.push('(');
+        for (i, t) in a.args.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            match t {
+                Term::Var(v) => s.push_str(&lookup(env, v)),
+                other => s.push_str(&other.to_string()),
+            }
+        }
+        s.push(')');
+    }
+    s
+}
+
+/// Solutions of a query from the engine's list of `s(v(Values…), c(Proofs…))`:
+/// merged by bindings, sorted; at most `max_proofs` proofs each.
+pub(crate) fn solutions(
+    renderer: &Renderer<'_>,
+    query_body: &[Literal],
+    variables: &[String],
+    answers: &[PlTerm],
+    max_proofs: usize,
+) -> Result<Vec<Solution>, String> {
+    // Bindings (by sort key) → their values, and their proofs by canonical text.
+    type Proofs<'t> = (Vec<&'t PlTerm>, BTreeMap<String, ProofNode>);
+    let mut merged: BTreeMap<Vec<Key>, Proofs> = BTreeMap::new();
+    for answer in answers {
+        let PlTerm::Compound(s, parts) = answer else {
+            return Err(SHAPE.into());
+        };
+        if s != "s" || parts.len() != 2 {
+            return Err(SHAPE.into());
+        }
+        let values = items(&parts[0]).ok_or(SHAPE)?;
+        let proofs = items(&parts[1]).ok_or(SHAPE)?;
+        if values.len() != variables.len() {
+            return Err(SHAPE.into());
+        }
+        let env: BTreeMap<&str, String> = variables
+            .iter()
+            .map(String::as_str)
+            .zip(values.iter().map(|t| value(t).1))
+            .collect();
+        let proof = match query_body {
+            [Literal::Pos(_)] => renderer.node(proofs.first().ok_or(SHAPE)?)?,
+            _ => ProofNode {
+                kind: ProofKind::Query,
+                goal: query_body
+                    .iter()
+                    .map(|l| match l {
+                        Literal::Pos(a) => atom_text(a, &env),
+                        Literal::Not(a) => format!("NOT {}", atom_text(a, &env)),
+                        Literal::Compare(c) => comparison_text(c, &env),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" AND "),
+                line: None,
+                children: renderer.body(query_body, &env, proofs)?,
+            },
+        };
+        let sort_text = serde_json::to_string(&proof).map_err(|e| e.to_string())?;
+        let entry = merged
+            .entry(values.iter().map(key).collect())
+            .or_insert_with(|| (values.iter().collect(), BTreeMap::new()));
+        entry.1.insert(sort_text, proof);
+    }
+    Ok(merged
+        .into_values()
+        .map(|(values, proofs)| Solution {
+            bindings: variables
+                .iter()
+                .zip(values)
+                .map(|(name, t)| (name.clone(), value(t).0))
+                .collect(),
+            proof_count: proofs.len(),
+            proofs: proofs.into_values().take(max_proofs).collect(),
+        })
+        .collect())
+}
+
+/// The query's named variables in order of first appearance.
+pub(crate) fn query_vars(body: &[Literal]) -> Vec<String> {
+    clause_vars(None, body)
+}
