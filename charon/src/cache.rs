@@ -23,9 +23,20 @@ const ENTRY_OVERHEAD: u64 = 96;
 #[derive(Clone)]
 struct Weight;
 
-impl Weighter<String, (u64, Value)> for Weight {
-    fn weight(&self, key: &String, value: &(u64, Value)) -> u64 {
-        ENTRY_OVERHEAD + key.len() as u64 + json_bytes(&value.1)
+/// What a cached value weighs, in bytes (about).
+pub(crate) trait Weigh {
+    fn weigh(&self) -> u64;
+}
+
+impl Weigh for Value {
+    fn weigh(&self) -> u64 {
+        json_bytes(self)
+    }
+}
+
+impl<V: Weigh> Weighter<String, (u64, V)> for Weight {
+    fn weight(&self, key: &String, value: &(u64, V)) -> u64 {
+        ENTRY_OVERHEAD + key.len() as u64 + value.1.weigh()
     }
 }
 
@@ -67,14 +78,16 @@ pub struct CacheStats {
     pub capacity: u64,
 }
 
-pub(crate) struct AnswerCache {
+/// Answers by key, each tagged with the generation it was computed at (`V`: the
+/// JSON answer of a call, or another cheap-to-clone answer with a known weight).
+pub(crate) struct AnswerCache<V: Weigh + Clone = Value> {
     capacity: u64,
-    entries: Option<Cache<String, (u64, Value), Weight>>,
+    entries: Option<Cache<String, (u64, V), Weight>>,
     hits: AtomicU64,
     misses: AtomicU64,
 }
 
-impl std::fmt::Debug for AnswerCache {
+impl<V: Weigh + Clone> std::fmt::Debug for AnswerCache<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AnswerCache")
             .field("capacity", &self.capacity)
@@ -82,7 +95,7 @@ impl std::fmt::Debug for AnswerCache {
     }
 }
 
-impl AnswerCache {
+impl<V: Weigh + Clone> AnswerCache<V> {
     /// A cache holding at most `capacity` bytes (0: no cache).
     pub(crate) fn new(capacity: u64) -> Self {
         // quick_cache sizes its tables from an estimate of the entry count; small
@@ -102,7 +115,7 @@ impl AnswerCache {
         self.entries.is_some()
     }
 
-    pub(crate) fn get(&self, key: &str, generation: u64) -> Option<Value> {
+    pub(crate) fn get(&self, key: &str, generation: u64) -> Option<V> {
         let entries = self.entries.as_ref()?;
         let found = entries
             .get(key)
@@ -116,7 +129,7 @@ impl AnswerCache {
         found
     }
 
-    pub(crate) fn insert(&self, key: String, generation: u64, value: Value) {
+    pub(crate) fn insert(&self, key: String, generation: u64, value: V) {
         if let Some(entries) = &self.entries {
             entries.insert(key, (generation, value));
         }

@@ -152,14 +152,57 @@ async def library_suite(session, args):
     check("a delete is visible to the next call", r2.structured_content == {"result": 4}, str(r2))
 
 
+FAMILY = """parent(tom, bob)
+parent(bob, ann)
+ancestor($x, $y) IF parent($x, $y)
+ancestor($x, $y) IF parent($x, $z) AND
+    ancestor($z, $y)
+"""
+
+
+async def reasoning_suite(session, args):
+    """The reasoning tools of `charon mcp --reasoning` (no knowledge base)."""
+    await session.initialize()
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    check("tools/list names reason and check_kb", sorted(tools) == ["check_kb", "reason"], str(sorted(tools)))
+    check("reasoning tools are read-only", all(t.annotations and t.annotations.read_only_hint for t in tools.values()))
+    # The SDK validates structuredContent against the tool's outputSchema itself.
+    r = await session.call_tool("reason", {"knowledge": FAMILY, "query": "ancestor(tom, $who)"})
+    sc = r.structured_content or {}
+    check("reason answers both ancestors", not r.is_error and sc.get("solution_count") == 2
+          and [s["bindings"]["who"] for s in sc["solutions"]] == ["ann", "bob"], str(r))
+    def leaves(n):
+        return [n] if not n.get("children") else [l for c in n["children"] for l in leaves(c)]
+    check("every proof ends in facts", all(l["kind"] == "fact" for s in sc.get("solutions", []) for p in s["proofs"] for l in leaves(p)), str(sc))
+    again = await session.call_tool("reason", {"knowledge": FAMILY, "query": "ancestor(tom, $who)"})
+    check("the same question gives the same bytes", json.dumps(again.structured_content, sort_keys=False) == json.dumps(sc, sort_keys=False))
+    yaml = "facts:\n  - parent(tom, bob)\n  - parent(bob, ann)\nrules:\n  - head: ancestor($x, $y)\n    body: [ parent($x, $y) ]\n  - head: ancestor($x, $y)\n    body: [ parent($x, $z), ancestor($z, $y) ]\n"
+    y = await session.call_tool("reason", {"knowledge": yaml, "query": "ancestor(tom, $who)"})
+    def goals(n):
+        return [n["goal"]] + [g for c in n.get("children", []) for g in goals(c)]
+    def shape(result):  # bindings and proof goals (lines differ between the forms)
+        return [(s["bindings"], [goals(p) for p in s["proofs"]]) for s in (result or {}).get("solutions", [])]
+    check("the YAML form gives the same answers and proofs", shape(y.structured_content) == shape(sc) != [], str(y))
+    bad = await session.call_tool("reason", {"knowledge": "p($x) IF q($x) ; r($x)", "query": "p($x)"})
+    err = (bad.structured_content or {}).get("error", {})
+    check("unsupported constructs are ok: false, named, with line and column",
+          bad.is_error and bad.structured_content["ok"] is False and err.get("construct") == "disjunction"
+          and err.get("line") == 1 and err.get("column"), str(bad))
+    c = await session.call_tool("check_kb", {"knowledge": "p($x) IF NOT p($x)\nq(a)\nq(a)"})
+    kinds = sorted({i["kind"] for i in (c.structured_content or {}).get("issues", [])})
+    check("check_kb reports the negation cycle and the duplicate", c.structured_content and c.structured_content["valid"] is False
+          and "negation_cycle" in kinds and "duplicate_fact" in kinds, str(c))
+
+
 async def run(args):
-    suites = [("types", args.root / "tests/kbs/types.pl", types_suite),
-              ("library", args.root / "examples/library.pl", library_suite)]
-    for label, kb, suite in suites:
-        args.kb = kb
-        print(f"# {args.transport}: {label} ({kb})", flush=True)
+    suites = [("types", [str(args.root / "tests/kbs/types.pl")], types_suite),
+              ("library", [str(args.root / "examples/library.pl")], library_suite),
+              ("reasoning", ["--reasoning"], reasoning_suite)]
+    for label, served, suite in suites:
+        args.kb = served[0]
+        print(f"# {args.transport}: {label} ({' '.join(served)})", flush=True)
         if args.transport == "stdio":
-            params = StdioServerParameters(command=args.charon, args=["mcp", str(kb), "--stdio", "--log", "info"], cwd=str(args.root))
+            params = StdioServerParameters(command=args.charon, args=["mcp", *served, "--stdio", "--log", "info"], cwd=str(args.root))
             async with stdio_client(params) as transport:
                 read, write = streams_of(transport)
                 async with ClientSession(read, write) as session:
@@ -168,7 +211,7 @@ async def run(args):
             env = dict(os.environ)
             if args.token:
                 env["CHARON_TOKEN"] = args.token
-            proc = subprocess.Popen([args.charon, "mcp", str(kb), "--port", "0", "--log", "info"],
+            proc = subprocess.Popen([args.charon, "mcp", *served, "--port", "0", "--log", "info"],
                                     stderr=subprocess.PIPE, text=True, env=env)
             try:
                 url = None

@@ -6,9 +6,13 @@
 //! clause and every query against the same list again before it runs anything.
 //!
 //! A predicate `p/n` becomes `'<prefix>p'/(n+2)`: the two extra arguments are the
-//! depth left and the proof. A fact's proof is `f(I)` (`I`: the clause's index), a
-//! rule's is `r(I, v(Vars…), c(Proofs…))`: the values of the rule's variables (in
-//! order of first appearance) and the proofs of its positive goals, in body order.
+//! depth left and the proof. A fact's proof is its clause index `I`, a rule's is
+//! `r(I, v(Vars…), c(Proofs…))`: the values of the rule's variables (in order of
+//! first appearance) and the proofs of its positive goals, in body order.
+//!
+//! The program is one term, `'$e_program'(Predicates, Clauses)`: the engine's reader
+//! takes one long term faster than many short ones, and the runtime checks the
+//! predicate table once and each clause against it.
 //! Negations and comparisons need no proof term: they are rendered from the
 //! variables' values (see `proof`).
 
@@ -69,13 +73,8 @@ pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
         }
         list.push(i);
     }
-    let mut out = String::with_capacity(program.clauses.len() * 48);
-    for key in &groups {
-        for &i in &members[key] {
-            clause(&mut out, &program.clauses[i], i, prefix);
-        }
-    }
-    // Predicates called but never defined fail (closed world) instead of raising.
+    // Predicates called but never defined fail (closed world) instead of raising:
+    // the runtime declares every predicate of the table.
     let mut undefined: BTreeMap<(String, usize), ()> = BTreeMap::new();
     let bodies = program
         .clauses
@@ -92,17 +91,28 @@ pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
             }
         }
     }
-    for (name, arity) in undefined.keys() {
-        declare(&mut out, prefix, name, *arity);
+    let mut out = String::with_capacity(program.clauses.len() * 48 + 64);
+    out.push_str("'$e_program'([");
+    for (i, (name, arity)) in groups.iter().chain(undefined.keys()).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_atom(&mut out, &format!("{prefix}{name}"));
+        let _ = write!(out, "/{}", arity + 2);
     }
+    out.push_str("],[\n");
+    let mut first = true;
+    for key in &groups {
+        for &i in &members[key] {
+            if !first {
+                out.push_str(",\n");
+            }
+            first = false;
+            clause(&mut out, &program.clauses[i], i, prefix);
+        }
+    }
+    out.push_str("]).\n");
     out
-}
-
-/// Declares `name/arity` of a query that the program does not define.
-pub(crate) fn declare(out: &mut String, prefix: &str, name: &str, arity: usize) {
-    out.push_str("'$e_undefined'(");
-    write_atom(out, &format!("{prefix}{name}"));
-    let _ = writeln!(out, ",{}).", arity + 2);
 }
 
 /// Prolog variable names of a clause's named variables.
@@ -217,9 +227,10 @@ fn clause(out: &mut String, c: &Clause, index: usize, prefix: &str) {
     let names = Names::new(&vars);
     if c.is_fact() {
         names.call(out, prefix, &c.head, "_");
-        let _ = writeln!(out, "f({index})).");
+        let _ = write!(out, "{index})");
         return;
     }
+    out.push('(');
     names.call(out, prefix, &c.head, "D");
     let positive = c
         .body
@@ -232,7 +243,7 @@ fn clause(out: &mut String, c: &Clause, index: usize, prefix: &str) {
     tuple(out, 'c', (0..positive).map(|i| format!("P{i}")));
     out.push_str(")) :- '$e_deeper'(D, E), ");
     names.body(out, prefix, &c.body, "E");
-    out.push_str(".\n");
+    out.push(')');
 }
 
 /// The goal of a query and the template of one answer, `s(v(Vars…), c(Proofs…))`,

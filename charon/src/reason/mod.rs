@@ -367,6 +367,16 @@ fn too_large(len: usize, limit: usize) -> Failure {
     )
 }
 
+/// A result kept for repeated questions, with what it weighs (its JSON length).
+#[derive(Clone)]
+struct CachedResult(Arc<ReasonResult>, u64);
+
+impl crate::cache::Weigh for CachedResult {
+    fn weigh(&self) -> u64 {
+        self.1
+    }
+}
+
 /// Knowledge parsed, lowered and written where the engine's workers read it.
 struct Compiled {
     /// Names every predicate of this program (and nothing else).
@@ -380,6 +390,8 @@ struct Compiled {
     invalid: Option<Failure>,
     /// Predicates the knowledge calls but never defines.
     undefined: Vec<String>,
+    /// Every predicate of the lowered program (defined or called), by name and arity.
+    table: std::collections::HashSet<(String, usize)>,
 }
 
 impl Drop for Compiled {
@@ -407,7 +419,7 @@ pub struct Reasoner {
     config: ReasonConfig,
     dir: PrivateDir,
     programs: quick_cache::sync::Cache<String, Arc<Compiled>, CompiledWeight>,
-    results: AnswerCache,
+    results: AnswerCache<CachedResult>,
     next: AtomicU64,
 }
 
@@ -586,12 +598,33 @@ impl Reasoner {
         write_atom(&mut text, &compiled.file.to_string_lossy());
         text.push(',');
         write_atom(&mut text, &compiled.prefix);
-        text.push(',');
+        // Predicates the query names that the program has not: declared (they fail).
+        text.push_str(",[");
+        let mut extra: Vec<(String, usize)> = query
+            .body
+            .iter()
+            .filter_map(|l| match l {
+                ast::Literal::Pos(a) | ast::Literal::Not(a) => Some((a.name.clone(), a.args.len())),
+                ast::Literal::Compare(_) => None,
+            })
+            .filter(|key| !compiled.table.contains(key))
+            .collect();
+        extra.sort();
+        extra.dedup();
+        for (i, (name, arity)) in extra.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            write_atom(&mut text, &format!("{}{name}", compiled.prefix));
+            text.push_str(&format!("/{}", arity + 2));
+        }
+        text.push_str("],");
         text.push_str(&goal);
         text.push(',');
         text.push_str(&template);
+        // The search counts its own inferences (see runtime.pl); the load is not counted.
         let inferences = self.runtime.config().limits.inferences;
-        text.push_str(&format!(", R), {inferences}, _)."));
+        text.push_str(&format!(", {inferences}, R), 0, _)."));
         let cache_key = self.results.enabled().then(|| {
             format!(
                 "{}\n{depth}\n{max_solutions}\n{max_proofs}\n{query_text}",
@@ -600,9 +633,8 @@ impl Reasoner {
         });
         if let Some(key) = &cache_key
             && let Some(hit) = self.results.get(key, 0)
-            && let Ok(result) = serde_json::from_value::<ReasonResult>(hit)
         {
-            return Err(result);
+            return Err(ReasonResult::clone(&hit.0));
         }
         Ok(Prepared {
             compiled,
@@ -665,6 +697,23 @@ impl Reasoner {
             .iter()
             .map(|c| lower::clause_vars(Some(&c.head), &c.body))
             .collect();
+        let table = program
+            .clauses
+            .iter()
+            .map(|c| &c.head)
+            .chain(
+                program
+                    .clauses
+                    .iter()
+                    .flat_map(|c| &c.body)
+                    .chain(program.queries.iter().flat_map(|q| &q.body))
+                    .filter_map(|l| match l {
+                        ast::Literal::Pos(a) | ast::Literal::Not(a) => Some(a),
+                        ast::Literal::Compare(_) => None,
+                    }),
+            )
+            .map(|a| (a.name.clone(), a.args.len()))
+            .collect();
         let compiled = Arc::new(Compiled {
             prefix,
             program,
@@ -672,6 +721,7 @@ impl Reasoner {
             file,
             invalid,
             undefined,
+            table,
         });
         self.programs
             .insert(knowledge.to_string(), Arc::clone(&compiled));
@@ -689,9 +739,12 @@ impl Reasoner {
             Err(f) => return f.result(),
         };
         if let Some(key) = prepared.cache_key
-            && let Ok(value) = serde_json::to_value(&result)
+            && let Ok(text) = serde_json::to_vec(&result)
         {
-            self.results.insert(key, 0, value);
+            // Held as the typed result (no conversion on a hit), weighed as its JSON.
+            let weight = 2 * text.len() as u64;
+            self.results
+                .insert(key, 0, CachedResult(Arc::new(result.clone()), weight));
         }
         result
     }
@@ -700,15 +753,7 @@ impl Reasoner {
         let limits = &self.runtime.config().limits;
         let term = match outcome {
             Outcome::Solved(term) => term,
-            Outcome::InferenceLimit => {
-                return Err(Failure::new(
-                    FailureKind::InferenceLimit,
-                    format!(
-                        "the search needed more than {} inferences and was stopped, so there is no answer (not even a partial one): narrow the query, check for rules that loop or multiply, or raise the inference limit",
-                        limits.inferences
-                    ),
-                ));
-            }
+            Outcome::InferenceLimit => return Err(inference_limit(limits.inferences)),
             Outcome::MemoryLimit => {
                 return Err(Failure::new(
                     FailureKind::MemoryLimit,
@@ -723,6 +768,9 @@ impl Reasoner {
                 ));
             }
         };
+        if term == PlTerm::Atom("inference_limit".into()) {
+            return Err(inference_limit(limits.inferences));
+        }
         let engine = |m: String| Failure::new(FailureKind::Engine, m);
         let PlTerm::Compound(r, parts) = &term else {
             return Err(engine("the engine answered in an unexpected shape".into()));
@@ -777,6 +825,15 @@ impl Reasoner {
             warnings,
         })
     }
+}
+
+fn inference_limit(limit: u64) -> Failure {
+    Failure::new(
+        FailureKind::InferenceLimit,
+        format!(
+            "the search needed more than {limit} inferences and was stopped, so there is no answer (not even a partial one): narrow the query, check for rules that loop or multiply, or raise the inference limit"
+        ),
+    )
 }
 
 /// The failure for an engine-level error of a call.

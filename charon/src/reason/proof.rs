@@ -141,8 +141,8 @@ pub(crate) struct Renderer<'a> {
 impl Renderer<'_> {
     fn node(&self, term: &PlTerm) -> Result<ProofNode, String> {
         match term {
-            PlTerm::Compound(f, args) if f == "f" && args.len() == 1 => {
-                let clause = self.clause(&args[0])?;
+            PlTerm::Int(_) => {
+                let clause = self.clause(term)?;
                 Ok(ProofNode {
                     kind: ProofKind::Fact,
                     goal: self.program.clauses[clause].head.to_string(),

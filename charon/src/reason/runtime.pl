@@ -7,20 +7,35 @@
 % replicating writes between workers), and what this file stores is a per-worker
 % cache, not shared state.
 
-:- dynamic('$e_loaded'/1).
+:- dynamic('$e_loaded'/2).
 
-% '$e_solve'(+File, +Prefix, +Goal, +Template, -Result)
-% Loads the program in File once per worker, checks Goal, and collects every
-% answer: Result = r(Templates, Exhausted), Exhausted = true when some branch was
-% cut at the depth bound.
-'$e_solve'(File, Prefix, Goal, T, r(Ts, Exhausted)) :-
-    '$e_ensure'(File, Prefix),
-    (   '$e_body'(Goal, Prefix) -> true
+% '$e_solve'(+File, +Prefix, +Extra, +Goal, +Template, +Limit, -Result)
+% Loads the program in File once per worker, declares Extra (predicates the query
+% names that the program does not), checks Goal, and collects every answer with
+% at most Limit inferences (0: no count). Result = r(Templates, Exhausted),
+% Exhausted = true when some branch was cut at the depth bound, or
+% inference_limit. Loading is bounded by the size of the knowledge and the time
+% limit, not counted: counting costs a third of the time of a load.
+'$e_solve'(File, Prefix, Extra, Goal, T, Limit, Result) :-
+    '$e_ensure'(File, Prefix, Preds),
+    (   '$e_list'(Extra), '$e_preds'(Extra, Prefix)
+    ->  '$e_declare'(Extra)
+    ;   throw(euclid_refused(Extra))
+    ),
+    append(Extra, Preds, Known),
+    (   '$e_body'(Goal, Known) -> true
     ;   throw(euclid_refused(Goal))
     ),
     call(bb_put, '$e_exhausted', false),
-    findall(T, Goal, Ts),
-    bb_get('$e_exhausted', Exhausted).
+    (   Limit =:= 0
+    ->  findall(T, Goal, Ts), R0 = true
+    ;   call_with_inference_limit(findall(T, Goal, Ts), Limit, R0)
+    ),
+    (   R0 == inference_limit_exceeded
+    ->  Result = inference_limit
+    ;   bb_get('$e_exhausted', Exhausted),
+        Result = r(Ts, Exhausted)
+    ).
 
 % '$e_deeper'(+Depth, -Next): one more rule application, if the bound allows it.
 '$e_deeper'(D, E) :-
@@ -30,43 +45,60 @@
         fail
     ).
 
-'$e_ensure'(_, Prefix) :- '$e_loaded'(Prefix), !.
-'$e_ensure'(File, Prefix) :-
+'$e_ensure'(_, Prefix, Preds) :- '$e_loaded'(Prefix, Preds), !.
+'$e_ensure'(File, Prefix, Preds) :-
     open(File, read, S),
-    catch('$e_load'(S, Prefix), E, ( close(S), throw(E) )),
+    catch(read_term(S, T, []), E, ( close(S), throw(E) )),
     close(S),
-    call(assertz, '$e_loaded'(Prefix)).
-
-'$e_load'(S, Prefix) :-
-    read_term(S, T, []),
-    (   T == end_of_file
+    (   '$e_admissible'(T, Prefix)
     ->  true
-    ;   '$e_admit'(T, Prefix),
-        '$e_load'(S, Prefix)
-    ).
+    ;   throw(euclid_refused(File))
+    ),
+    T = '$e_program'(Preds, Clauses),
+    '$e_declare'(Preds),
+    '$e_assert'(Clauses),
+    call(assertz, '$e_loaded'(Prefix, Preds)).
 
-% Only what lowering may emit is admitted; anything else stops the load.
-'$e_admit'('$e_undefined'(N, A), P) :- !,
-    atom(N), atom_concat(P, _, N), integer(A), A >= 2,
+% The whole program is checked before any of it is loaded: a predicate table of
+% names under Prefix, and clauses whose heads and goals are all in the table (or
+% are comparisons, or the depth step).
+'$e_admissible'('$e_program'(Preds, Clauses), Prefix) :-
+    '$e_list'(Preds), '$e_list'(Clauses),
+    '$e_preds'(Preds, Prefix),
+    '$e_clauses'(Clauses, Preds).
+
+% A proper list (library(lists) has no is_list/1 in this engine).
+'$e_list'(L) :- nonvar(L), ( L == [] -> true ; L = [_|T], '$e_list'(T) ).
+
+'$e_preds'([], _).
+'$e_preds'([N/A|Ps], Prefix) :-
+    atom(N), integer(A), A >= 2, atom_concat(Prefix, _, N),
+    '$e_preds'(Ps, Prefix).
+
+'$e_clauses'([], _).
+'$e_clauses'([C|Cs], Ps) :-
+    nonvar(C),
+    (   C = (H :- B)
+    ->  '$e_own'(H, Ps), '$e_rule_body'(B, Ps)
+    ;   '$e_own'(C, Ps)
+    ),
+    '$e_clauses'(Cs, Ps).
+
+'$e_declare'([]).
+'$e_declare'([N/A|Ps]) :-
     functor(H, N, A),
     (   predicate_property(H, dynamic) -> true
     ;   call(assertz, H), call(retract, H)
-    ).
-'$e_admit'((H :- B), P) :- !,
-    (   '$e_own'(H, P), '$e_rule_body'(B, P)
-    ->  call(assertz, (H :- B))
-    ;   throw(euclid_refused((H :- B)))
-    ).
-'$e_admit'(H, P) :-
-    (   '$e_own'(H, P)
-    ->  call(assertz, H)
-    ;   throw(euclid_refused(H))
-    ).
+    ),
+    '$e_declare'(Ps).
 
-'$e_rule_body'(('$e_deeper'(D, E), B), P) :- var(D), var(E), '$e_body'(B, P).
+'$e_assert'([]).
+'$e_assert'([C|Cs]) :- call(assertz, C), '$e_assert'(Cs).
 
-'$e_own'(G, P) :-
-    callable(G), functor(G, N, A), A >= 2, atom_concat(P, _, N).
+'$e_rule_body'(('$e_deeper'(D, E), B), Ps) :- var(D), var(E), '$e_body'(B, Ps).
+
+'$e_own'(G, Ps) :-
+    callable(G), functor(G, N, A), memberchk(N/A, Ps).
 
 '$e_body'(G, _) :- var(G), !, fail.
 '$e_body'((A, B), P) :- !, '$e_body'(A, P), '$e_body'(B, P).
