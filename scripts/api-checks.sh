@@ -2,8 +2,8 @@
 # Standard tools against Charon's HTTP surface: openapi-spec-validator and Redocly's
 # recommended lint on the OpenAPI document of every example and on one served with a
 # token, and a bounded schemathesis run (every check) against `charon http` on
-# examples/meds.pl (with and without a token) and examples/library.pl. Any finding
-# fails.
+# examples/meds.pl (with and without a token, and with the reasoning tools) and
+# examples/library.pl. Any finding fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/tools.sh
@@ -38,6 +38,18 @@ redocly_lint "$work/token.json"
 start_server "$work/token-st.log" "$BIN" http examples/meds.pl --port 0 --log info --token api-checks-token
 echo "api-checks: schemathesis against examples/meds.pl with a token on $ADDR"
 "$VENV/bin/schemathesis" run "http://$ADDR/openapi.json" -H "Authorization: Bearer api-checks-token" \
+  --checks all --max-examples 50 --seed 1 --request-timeout 20 --no-color
+stop_server
+
+# The reasoning tools, alone and beside a knowledge base: the served documents pass
+# the same lints, and schemathesis finds nothing against /reason and /check-kb.
+start_server "$work/reasoning.log" "$BIN" http examples/meds.pl --reasoning --port 0 --log info
+curl -sf "http://$ADDR/openapi.json" -o "$work/reasoning.json"
+"$VENV/bin/openapi-spec-validator" "$work/reasoning.json"
+echo "api-checks: redocly lint of the document with the reasoning tools"
+redocly_lint "$work/reasoning.json"
+echo "api-checks: schemathesis against examples/meds.pl --reasoning on $ADDR"
+"$VENV/bin/schemathesis" run "http://$ADDR/openapi.json" \
   --checks all --max-examples 50 --seed 1 --request-timeout 20 --no-color
 stop_server
 

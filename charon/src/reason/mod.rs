@@ -139,14 +139,53 @@ pub struct ReasonRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// Most solutions returned (`truncated` says when there are more).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "count"
+    )]
     pub max_solutions: Option<usize>,
     /// Most rule applications along one branch of the search.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "count"
+    )]
     pub max_depth: Option<u32>,
     /// Most proofs returned per solution (`proof_count` tells them all).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "count"
+    )]
     pub max_proofs: Option<usize>,
+}
+
+/// A count given as JSON: a non-negative integer, written `7` or `7.0` (JSON Schema
+/// calls both integers); null is the default.
+fn count<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    use serde::de::Error;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    let whole = n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= 9_007_199_254_740_992.0)
+            .map(|f| f as u64)
+    });
+    whole
+        .filter(|v| *v <= u64::from(u32::MAX))
+        .and_then(|v| T::try_from(v).ok())
+        .map(Some)
+        .ok_or_else(|| {
+            D::Error::custom(format!(
+                "expected a whole number of a sensible size, found {n}"
+            ))
+        })
 }
 
 impl ReasonRequest {
