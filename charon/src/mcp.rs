@@ -172,7 +172,7 @@ async fn reasoning_call(
             Ok(r) => r,
             Err(e) => return bad(e),
         };
-        serde_json::to_value(reasoner.check_kb(&args.knowledge))
+        serde_json::to_value(reasoner.check_kb_async(args.knowledge).await)
     };
     let value = value.unwrap_or_else(
         |e| json!({"ok": false, "error": {"kind": "engine", "message": e.to_string()}}),

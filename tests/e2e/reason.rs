@@ -263,7 +263,7 @@ r IF garbage_collect";
 fn limits_are_reported_as_limits() {
     let kb = "big($x) IF big($x)";
     let mut req = ReasonRequest::new(kb, "big(a)");
-    req.max_depth = Some(100);
+    req.max_depth = Some(60);
     let a = answered(reasoner().reason(&req));
     assert!(a.depth_exhausted && a.solution_count == 0);
     req.max_depth = Some(1000);
@@ -298,11 +298,119 @@ fn limits_are_reported_as_limits() {
         "bad($x)",
     )));
     assert_eq!(f.kind, FailureKind::Arithmetic, "{f:?}");
-    let f = failure(small.reason(&ReasonRequest::new(
-        "bad($x) IF $x > 3 AND v($x)",
-        "bad($x)",
-    )));
-    assert_eq!(f.kind, FailureKind::InvalidKnowledge, "{f:?}");
+    // A head variable compared before anything binds it: fine when the caller
+    // gives it a value, an arithmetic failure (not a crash) when not.
+    let kb = "v(5)\nbad($x) IF $x > 3 AND v($x)\nother(a)";
+    let a = answered(small.reason(&ReasonRequest::new(kb, "bad(5)")));
+    assert_eq!(a.solution_count, 1);
+    assert!(
+        a.warnings.iter().any(|w| w.contains("$x")),
+        "{:?}",
+        a.warnings
+    );
+    assert_eq!(
+        answered(small.reason(&ReasonRequest::new(kb, "other($y)"))).solution_count,
+        1
+    );
+    let f = failure(small.reason(&ReasonRequest::new(kb, "bad($x)")));
+    assert_eq!(f.kind, FailureKind::Arithmetic, "{f:?}");
+}
+
+#[test]
+fn hostile_shapes_are_refused_cleanly_and_the_engine_stays_up() {
+    // Deep brackets, long operator chains, wide atoms: parse errors, not crashes.
+    let deep = format!(
+        "q(1)\np($y) IF q($x) AND $y is {}$x{}",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    let long = format!(
+        "q(1)\np($y) IF q($x) AND $y is $x{}",
+        " + 1".repeat(100_000)
+    );
+    let wide = format!("p({})", vec!["a"; 1100].join(", "));
+    let signs = format!("q(1)\np($y) IF q($x) AND $y is {}$x", "- ".repeat(5000));
+    for kb in [&deep, &long, &wide, &signs] {
+        let f = failure(reasoner().reason(&ReasonRequest::new(kb.as_str(), "p($y)")));
+        assert_eq!(f.kind, FailureKind::ParseError, "{}", f.message);
+        assert!(!reasoner().check_kb(kb).ok);
+    }
+    // Too many proofs: stopped and said, not gigabytes.
+    let digits = (0..10).map(|i| format!("n({i})\n")).collect::<String>();
+    let mut req = ReasonRequest::new(
+        digits.as_str(),
+        "n($a) AND n($b) AND n($c) AND n($d) AND n($e) AND n($f)",
+    );
+    req.max_solutions = Some(1);
+    assert_eq!(
+        failure(reasoner().reason(&req)).kind,
+        FailureKind::TooManyAnswers
+    );
+    // Constants are not numbers, whatever the engine calls pi or e.
+    let kb = "v(pi)\nv(e)\nv(3)\nbig($c) IF v($c) AND $c > 2";
+    let f = failure(reasoner().reason(&ReasonRequest::new(kb, "big($c)")));
+    assert_eq!(f.kind, FailureKind::Arithmetic, "{f:?}");
+    // Numbers the engine would read differently are refused with a reason.
+    for (kb, words) in [
+        ("n(1e10)", "exponent"),
+        ("n(0x1F)", "decimal"),
+        ("n(0'a)", "decimal"),
+        ("{\"facts\": []}", "JSON"),
+    ] {
+        let f = failure(reasoner().reason(&ReasonRequest::new(kb, "n($x)")));
+        assert!(f.message.contains(words), "{kb}: {}", f.message);
+    }
+    let huge = format!("n({}.5)", "9".repeat(400));
+    assert_eq!(
+        failure(reasoner().reason(&ReasonRequest::new(huge, "n($x)"))).kind,
+        FailureKind::ParseError
+    );
+    // A typo or a wrong arity in the query is answered, with a warning that says so.
+    let a = answered(reasoner().reason(&ReasonRequest::new(FAMILY, "parnet(tom, $x)")));
+    assert!(
+        a.warnings.iter().any(|w| w.contains("parnet/2")),
+        "{:?}",
+        a.warnings
+    );
+    let a = answered(reasoner().reason(&ReasonRequest::new(FAMILY, "parent($x)")));
+    assert!(
+        a.warnings.iter().any(|w| w.contains("with 2")),
+        "{:?}",
+        a.warnings
+    );
+    // YAML: items of a block list stay items; a second document is refused.
+    let yaml = "facts:\n  - p(a)#(\n  - q(b)\n  - q(c)\n";
+    assert_eq!(
+        answered(reasoner().reason(&ReasonRequest::new(yaml, "q($x)"))).solution_count,
+        2
+    );
+    assert!(
+        !reasoner()
+            .check_kb("facts:\n  - p(a)\n---\nfacts:\n  - q(b)\n")
+            .ok
+    );
+    // Integers sort exactly, beyond what a float can tell apart.
+    let kb = "n(-9007199254740993)\nn(-9007199254740992)\nn(100000000000000000000000000000001)\nn(100000000000000000000000000000000)";
+    let a = answered(reasoner().reason(&ReasonRequest::new(kb, "n($x)")));
+    let xs: Vec<String> = a
+        .solutions
+        .iter()
+        .map(|s| s.bindings["x"].to_string())
+        .collect();
+    assert_eq!(
+        xs,
+        [
+            "-9007199254740993",
+            "-9007199254740992",
+            "100000000000000000000000000000000",
+            "100000000000000000000000000000001"
+        ]
+    );
+    assert!(
+        reasoner()
+            .reason(&ReasonRequest::new(FAMILY, "ancestor(tom, $who)"))
+            .ok()
+    );
 }
 
 #[test]

@@ -98,8 +98,8 @@ pub fn router_with(kb: Arc<KnowledgeBase>, options: HttpOptions) -> Router {
 }
 
 /// The router for `kb` and the reasoning tools (`POST /reason`, `POST /check-kb`),
-/// in one OpenAPI document. An operation named `reason` is left out (the reasoning
-/// route takes its path; a warning is logged).
+/// in one OpenAPI document. An operation named `reason` or `check_kb` is left out
+/// (the reasoning routes take their names; a warning is logged).
 pub fn router_with_reasoning(
     kb: Arc<KnowledgeBase>,
     reasoner: Arc<Reasoner>,
@@ -126,13 +126,15 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
         kb.title()
     };
     let with_reasoning = reasoner.is_some();
-    let shadowed = move |op: &Operation| with_reasoning && op.name.as_ref() == "reason";
+    let shadowed = move |op: &Operation| {
+        with_reasoning && crate::reason::TOOL_NAMES.contains(&op.name.as_ref())
+    };
     let operations: Vec<Operation> = kb
         .operations()
         .iter()
         .filter(|op| {
             if shadowed(op) {
-                tracing::warn!(target: "charon::http", "the operation `reason` is left out: the reasoning route /reason takes its path");
+                tracing::warn!(target: "charon::http", "the operation `{}` is left out: a reasoning route has its name", op.name);
             }
             !shadowed(op)
         })
@@ -388,7 +390,7 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
             knowledge: String,
         }
         return match serde_json::from_value::<CheckArgs>(body) {
-            Ok(args) => axum::Json(reasoner.check_kb(&args.knowledge)).into_response(),
+            Ok(args) => axum::Json(reasoner.check_kb_async(args.knowledge).await).into_response(),
             Err(e) => bad(e),
         };
     }

@@ -206,16 +206,32 @@ pub(crate) fn variables(
                     *counts.entry(v).or_insert(0) += 1;
                 }
                 for v in needed {
-                    if !bound.contains(v) {
-                        issues.push(Issue::new(
+                    if bound.contains(v) {
+                        continue;
+                    }
+                    // A head variable may get its value from the caller.
+                    let from_head = head.iter().any(|t| matches!(t, Term::Var(h) if h == v));
+                    let (severity, message) = if from_head {
+                        (
+                            Severity::Warning,
+                            format!(
+                                "`${v}` has a value in `{c}` only when the caller gives one (a query like this rule's head with ${v} unbound stops with an error): bind ${v} with a goal before the comparison"
+                            ),
+                        )
+                    } else {
+                        (
                             Severity::Error,
-                            "unbound_in_comparison",
-                            c.pos,
                             format!(
                                 "`${v}` has no value when `{c}` is evaluated: put a goal that binds ${v} before the comparison"
                             ),
-                        ));
-                    }
+                        )
+                    };
+                    issues.push(Issue::new(
+                        severity,
+                        "unbound_in_comparison",
+                        c.pos,
+                        message,
+                    ));
                 }
                 if c.op == super::ast::CmpOp::Is {
                     bound.extend(left);
@@ -252,61 +268,91 @@ pub(crate) fn variables(
 }
 
 /// Recursion through negation: a predicate that depends on itself through a NOT has
-/// no well-defined answer under closed-world negation.
-fn negation_cycles(program: &Program, issues: &mut Vec<Issue>) {
+/// no well-defined answer under closed-world negation. Found with the strongly
+/// connected components of the dependency graph (Kosaraju, without recursion):
+/// linear in the size of the knowledge.
+fn negation_cycles<'p>(program: &'p Program, issues: &mut Vec<Issue>) {
     type Pred<'a> = (&'a str, usize);
-    let mut edges: BTreeMap<Pred, Vec<(Pred, bool, Pos)>> = BTreeMap::new();
+    let mut index: HashMap<Pred<'p>, usize> = HashMap::new();
+    let mut names: Vec<Pred<'p>> = Vec::new();
+    let mut id = |p: Pred<'p>, names: &mut Vec<Pred<'p>>| {
+        *index.entry(p).or_insert_with(|| {
+            names.push(p);
+            names.len() - 1
+        })
+    };
+    // Edges: (from, to, negative, where).
+    let mut edges: Vec<(usize, usize, bool, Pos)> = Vec::new();
     for c in &program.clauses {
-        let from = (c.head.name.as_str(), c.head.args.len());
-        edges.entry(from).or_default();
+        let from = id((c.head.name.as_str(), c.head.args.len()), &mut names);
         for lit in &c.body {
-            match lit {
-                Literal::Pos(a) => {
-                    edges
-                        .entry(from)
-                        .or_default()
-                        .push(((&a.name, a.args.len()), false, a.pos))
+            let (a, negative) = match lit {
+                Literal::Pos(a) => (a, false),
+                Literal::Not(a) => (a, true),
+                Literal::Compare(_) => continue,
+            };
+            let to = id((a.name.as_str(), a.args.len()), &mut names);
+            edges.push((from, to, negative, a.pos));
+        }
+    }
+    let n = names.len();
+    let mut forward: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut backward: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(f, t, _, _) in &edges {
+        forward[f].push(t);
+        backward[t].push(f);
+    }
+    // First pass: nodes in order of finishing.
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some((node, next)) = stack.pop() {
+            if let Some(&to) = forward[node].get(next) {
+                stack.push((node, next + 1));
+                if !seen[to] {
+                    seen[to] = true;
+                    stack.push((to, 0));
                 }
-                Literal::Not(a) => {
-                    edges
-                        .entry(from)
-                        .or_default()
-                        .push(((&a.name, a.args.len()), true, a.pos))
-                }
-                Literal::Compare(_) => {}
+            } else {
+                order.push(node);
             }
         }
     }
-    // Reachability (knowledge bases are small; a closure per negative edge is enough).
-    let reaches = |from: Pred, to: Pred| -> bool {
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![from];
-        while let Some(p) = stack.pop() {
-            if p == to {
-                return true;
-            }
-            if seen.insert(p)
-                && let Some(next) = edges.get(&p)
-            {
-                stack.extend(next.iter().map(|(q, _, _)| *q));
+    // Second pass, on the reversed graph: components.
+    let mut component = vec![usize::MAX; n];
+    for (c, &start) in order.iter().rev().enumerate() {
+        if component[start] != usize::MAX {
+            continue;
+        }
+        component[start] = c;
+        let mut stack = vec![start];
+        while let Some(node) = stack.pop() {
+            for &from in &backward[node] {
+                if component[from] == usize::MAX {
+                    component[from] = c;
+                    stack.push(from);
+                }
             }
         }
-        false
-    };
+    }
     let mut reported = BTreeSet::new();
-    for (from, next) in &edges {
-        for (to, negative, pos) in next {
-            if *negative && reaches(*to, *from) && reported.insert((*from, *to)) {
-                issues.push(Issue::new(
-                    Severity::Error,
-                    "negation_cycle",
-                    *pos,
-                    format!(
-                        "`{}/{}` depends on NOT `{}/{}`, which depends on `{}/{}` again: recursion through negation has no well-defined answer; restructure the rules so the negated predicate does not lead back",
-                        from.0, from.1, to.0, to.1, from.0, from.1
-                    ),
-                ));
-            }
+    for &(f, t, negative, pos) in &edges {
+        if negative && component[f] == component[t] && reported.insert((f, t)) {
+            let (from, to) = (names[f], names[t]);
+            issues.push(Issue::new(
+                Severity::Error,
+                "negation_cycle",
+                pos,
+                format!(
+                    "`{}/{}` depends on NOT `{}/{}`, which depends on `{}/{}` again: recursion through negation has no well-defined answer; restructure the rules so the negated predicate does not lead back",
+                    from.0, from.1, to.0, to.1, from.0, from.1
+                ),
+            ));
         }
     }
 }

@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use super::ast::{Atom, Clause, Expr, Literal, Program, Query, Term};
+use super::ast::{Atom, Clause, CmpOp, Expr, Literal, Program, Query, Term};
 use crate::term::write_atom;
 
 /// The named variables of a clause (head, then body), in order of first appearance.
@@ -202,6 +202,20 @@ impl<'a> Names<'a> {
                     out.push_str("_)");
                 }
                 Literal::Compare(c) => {
+                    // Every value compared must be a number: a constant such as pi
+                    // must not evaluate as one.
+                    let mut needed = Vec::new();
+                    if c.op != CmpOp::Is {
+                        c.left.vars(&mut needed);
+                    }
+                    c.right.vars(&mut needed);
+                    needed.sort_unstable();
+                    needed.dedup();
+                    for v in needed {
+                        out.push_str("'$e_num'(");
+                        self.var(out, v);
+                        out.push_str("), ");
+                    }
                     self.expr(out, &c.left);
                     let _ = write!(out, " {} ", c.op.text());
                     self.expr(out, &c.right);

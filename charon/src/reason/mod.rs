@@ -106,9 +106,12 @@ pub struct ReasonConfig {
     /// Rule applications allowed along one branch of the search when a request
     /// does not say.
     pub max_depth: u32,
-    /// The most a request may ask for (deeper proofs nest past what common JSON
-    /// readers accept).
+    /// The most a request may ask for: a proof nests two JSON levels per rule, and
+    /// common JSON readers stop at 128 (serde_json's default).
     pub max_depth_limit: u32,
+    /// Most answers (one per proof) a search may collect before it is stopped as
+    /// `too_many_answers`: it bounds the memory of a search and of its result.
+    pub max_answers: usize,
     /// Proofs returned per solution when a request does not say.
     pub max_proofs: usize,
     /// Bytes of compiled knowledge kept (the text and its program).
@@ -121,7 +124,8 @@ impl Default for ReasonConfig {
             max_knowledge_bytes: 500 * 1024,
             max_solutions: 100,
             max_depth: 50,
-            max_depth_limit: 100,
+            max_depth_limit: 60,
+            max_answers: 20_000,
             max_proofs: 5,
             compiled_cache: 64 << 20,
         }
@@ -291,6 +295,8 @@ pub enum FailureKind {
     InvalidRequest,
     /// The search needed more inferences than allowed.
     InferenceLimit,
+    /// The search found more proofs than a search may collect.
+    TooManyAnswers,
     /// The search ran out of time.
     TimeLimit,
     /// The search ran out of memory.
@@ -361,19 +367,26 @@ pub struct CheckResult {
     pub error: Option<Failure>,
 }
 
+impl CheckResult {
+    /// The result for knowledge that could not be checked.
+    fn failed(error: Failure) -> CheckResult {
+        CheckResult {
+            ok: false,
+            valid: false,
+            facts: 0,
+            rules: 0,
+            queries: 0,
+            predicates: Vec::new(),
+            issues: Vec::new(),
+            error: Some(error),
+        }
+    }
+}
+
 /// Checks knowledge without running it: syntax, undefined predicates, recursion
 /// through negation, duplicate facts and rules, arity mismatches, unsafe variables.
 pub fn check_kb(knowledge: &str, config: &ReasonConfig) -> CheckResult {
-    let failed = |error: Failure| CheckResult {
-        ok: false,
-        valid: false,
-        facts: 0,
-        rules: 0,
-        queries: 0,
-        predicates: Vec::new(),
-        issues: Vec::new(),
-        error: Some(error),
-    };
+    let failed = CheckResult::failed;
     if knowledge.len() > config.max_knowledge_bytes {
         return failed(too_large(knowledge.len(), config.max_knowledge_bytes));
     }
@@ -425,10 +438,8 @@ struct Compiled {
     vars: Vec<Vec<String>>,
     /// Where the lowered program is (removed when the last user drops it).
     file: PathBuf,
-    /// An error that makes the knowledge unable to run, found when compiled.
-    invalid: Option<Failure>,
-    /// Predicates the knowledge calls but never defines.
-    undefined: Vec<String>,
+    /// What the static checks found that bears on answers (as warnings).
+    notes: Vec<String>,
     /// Every predicate of the lowered program (defined or called), by name and arity.
     table: std::collections::HashSet<(String, usize)>,
 }
@@ -473,6 +484,8 @@ impl std::fmt::Debug for Reasoner {
 /// A request checked and compiled, ready for the engine.
 struct Prepared {
     compiled: Arc<Compiled>,
+    /// What the query itself deserves a warning for.
+    warnings: Vec<String>,
     query: Query,
     query_text: String,
     variables: Vec<String>,
@@ -552,14 +565,21 @@ impl Reasoner {
     }
 
     /// Answers a question from async code; the time limit runs from `arrived`.
+    ///
+    /// Parsing and checking new knowledge (milliseconds for large texts) happen on
+    /// a blocking thread, not on the caller's executor.
     pub async fn reason_async(
         self: &Arc<Self>,
         request: &ReasonRequest,
         arrived: Instant,
     ) -> ReasonResult {
-        let prepared = match self.prepare(request) {
-            Ok(p) => p,
-            Err(done) => return done,
+        let this = Arc::clone(self);
+        let request = request.clone();
+        let prepared = off_thread(move || this.prepare(&request)).await;
+        let prepared = match prepared {
+            Ok(Ok(p)) => p,
+            Ok(Err(done)) => return done,
+            Err(why) => return Failure::new(FailureKind::Engine, why).result(),
         };
         let outcome = self
             .runtime
@@ -571,6 +591,15 @@ impl Reasoner {
     /// Checks knowledge without running it (see [`check_kb`]).
     pub fn check_kb(&self, knowledge: &str) -> CheckResult {
         check_kb(knowledge, &self.config)
+    }
+
+    /// [`check_kb`](Self::check_kb) from async code, on a blocking thread.
+    pub async fn check_kb_async(self: &Arc<Self>, knowledge: String) -> CheckResult {
+        let this = Arc::clone(self);
+        match off_thread(move || this.check_kb(&knowledge)).await {
+            Ok(result) => result,
+            Err(why) => CheckResult::failed(Failure::new(FailureKind::Engine, why)),
+        }
     }
 
     /// Everything before the engine: limits, parsing (or the compiled program kept
@@ -590,9 +619,6 @@ impl Reasoner {
             .result());
         }
         let compiled = self.compile(&request.knowledge).map_err(Failure::result)?;
-        if let Some(invalid) = &compiled.invalid {
-            return Err(invalid.clone().result());
-        }
         let query = match &request.query {
             Some(text) => parse_query(text).map_err(|e| Failure::parse(e, "query").result())?,
             None => match &compiled.program.queries[..] {
@@ -650,6 +676,27 @@ impl Reasoner {
             .collect();
         extra.sort();
         extra.dedup();
+        let mut warnings = Vec::new();
+        for (name, arity) in &extra {
+            let mut others: Vec<usize> = compiled
+                .table
+                .iter()
+                .filter(|(n, _)| n == name)
+                .map(|(_, a)| *a)
+                .collect();
+            others.sort_unstable();
+            warnings.push(if others.is_empty() {
+                format!(
+                    "query: no facts or rules define `{name}/{arity}`, so goals on it fail: check the spelling"
+                )
+            } else {
+                let list: Vec<String> = others.iter().map(usize::to_string).collect();
+                format!(
+                    "query: `{name}` is asked with {arity} argument(s), but the knowledge has it with {}",
+                    list.join(" or ")
+                )
+            });
+        }
         for (i, (name, arity)) in extra.iter().enumerate() {
             if i > 0 {
                 text.push(',');
@@ -663,7 +710,10 @@ impl Reasoner {
         text.push_str(&template);
         // The search counts its own inferences (see runtime.pl); the load is not counted.
         let inferences = self.runtime.config().limits.inferences;
-        text.push_str(&format!(", {inferences}, R), 0, _)."));
+        text.push_str(&format!(
+            ", {inferences}, {}, R), 0, _).",
+            self.config.max_answers
+        ));
         let cache_key = self.results.enabled().then(|| {
             format!(
                 "{}\n{depth}\n{max_solutions}\n{max_proofs}\n{query_text}",
@@ -677,6 +727,7 @@ impl Reasoner {
         }
         Ok(Prepared {
             compiled,
+            warnings,
             query,
             query_text,
             variables,
@@ -700,24 +751,19 @@ impl Reasoner {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let prefix = format!("e{id}:");
         let issues = check(&program);
-        let invalid = issues
-            .iter()
-            .find(|i| i.kind == "unbound_in_comparison")
-            .map(|i| {
-                let mut f = Failure::new(
-                    FailureKind::InvalidKnowledge,
-                    format!("knowledge: line {}: {}", i.line, i.message),
-                );
-                f.line = Some(i.line);
-                f.column = Some(i.column);
-                f.source = Some("knowledge".into());
-                f
-            });
-        let undefined = issues
+        // What check_kb would say that bears on answers: undefined predicates, arity
+        // mismatches, NOT and comparisons over variables that may have no value.
+        let notes = issues
             .iter()
             .filter(|i| {
-                i.kind == "undefined_predicate"
-                    || (i.kind == "arity_mismatch" && i.severity == Severity::Error)
+                matches!(
+                    i.kind.as_str(),
+                    "undefined_predicate"
+                        | "arity_mismatch"
+                        | "unbound_in_negation"
+                        | "unbound_in_comparison"
+                        | "negation_cycle"
+                )
             })
             .map(|i| format!("line {}: {}", i.line, i.message))
             .collect();
@@ -758,8 +804,7 @@ impl Reasoner {
             program,
             vars,
             file,
-            invalid,
-            undefined,
+            notes,
             table,
         });
         self.programs
@@ -810,6 +855,15 @@ impl Reasoner {
         if term == PlTerm::Atom("inference_limit".into()) {
             return Err(inference_limit(limits.inferences));
         }
+        if term == PlTerm::Atom("too_many".into()) {
+            return Err(Failure::new(
+                FailureKind::TooManyAnswers,
+                format!(
+                    "the search found more than {} proofs and was stopped, so there is no answer: narrow the query (bind more of its variables), or split it",
+                    self.config.max_answers
+                ),
+            ));
+        }
         let engine = |m: String| Failure::new(FailureKind::Engine, m);
         let PlTerm::Compound(r, parts) = &term else {
             return Err(engine("the engine answered in an unexpected shape".into()));
@@ -852,7 +906,8 @@ impl Reasoner {
                 "the search reached max_depth on some branch and was cut there: solutions may be missing, and a NOT checked at that depth may have held wrongly. Raise max_depth; if the answer keeps changing, a rule recurses without end (left recursion)".to_string(),
             );
         }
-        warnings.extend(compiled.undefined.iter().cloned());
+        warnings.extend(compiled.notes.iter().cloned());
+        warnings.extend(prepared.warnings.iter().cloned());
         Ok(Answers {
             ok: true,
             query: prepared.query_text.clone(),
@@ -873,6 +928,20 @@ fn inference_limit(limit: u64) -> Failure {
             "the search needed more than {limit} inferences and was stopped, so there is no answer (not even a partial one): narrow the query, check for rules that loop or multiply, or raise the inference limit"
         ),
     )
+}
+
+/// Runs `work` on tokio's blocking pool when called inside tokio (so a long parse
+/// does not hold an executor thread), inline otherwise.
+async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => runtime
+            .spawn_blocking(work)
+            .await
+            .map_err(|e| format!("the work's thread failed: {e}")),
+        Err(_) => Ok(work()),
+    }
 }
 
 /// The failure for an engine-level error of a call.
@@ -901,6 +970,14 @@ fn call_failure(e: CallError) -> Failure {
 fn exception_failure(e: &PlTerm) -> Failure {
     let text = e.to_string();
     let arithmetic = |m: String| Failure::new(FailureKind::Arithmetic, m);
+    if let PlTerm::Compound(f, args) = e
+        && f == "error"
+        && matches!(args.first(), Some(PlTerm::Atom(a)) if a == "instantiation_error")
+    {
+        return arithmetic(
+            "a comparison met a variable with no value: bind it with a goal before the comparison (or give the rule's head a value in the query)".into(),
+        );
+    }
     if let PlTerm::Compound(f, args) = e
         && f == "error"
         && let Some(PlTerm::Compound(kind, details)) = args.first()

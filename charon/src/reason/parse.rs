@@ -69,7 +69,7 @@ const AGGREGATES: Unsupported = Unsupported {
 };
 const ASSERT: Unsupported = Unsupported {
     name: "assert/retract",
-    workaround: "knowledge is fixed while it is reasoned over; try changes with the what_if tool",
+    workaround: "knowledge is fixed while it is reasoned over: send the changed facts with the next request",
 };
 const MODULES: Unsupported = Unsupported {
     name: "modules",
@@ -109,6 +109,17 @@ fn special_name(name: &str) -> Option<Unsupported> {
     })
 }
 
+/// Most arguments of one atom (the engine's terms have a bounded arity).
+const MAX_ARGS: usize = 100;
+/// Most goals in one body or query.
+const MAX_GOALS: usize = 100;
+/// Most distinct variables in one clause or query.
+const MAX_VARS: usize = 200;
+/// Most operators in one arithmetic expression, and deepest nesting of brackets
+/// (expressions are walked recursively).
+const MAX_OPERATORS: usize = 100;
+const MAX_NESTING: usize = 32;
+
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
     Ident(String),
@@ -131,6 +142,12 @@ struct Token {
 
 /// Parses knowledge in the text form.
 pub fn parse_text(src: &str) -> Result<Program, ParseError> {
+    if src.trim_start().starts_with(['{', '[']) {
+        return Err(ParseError::new(
+            Pos { line: 1, column: 1 },
+            "this looks like JSON: knowledge is Euclid-IR text (one fact or rule per line) or its YAML form",
+        ));
+    }
     let mut program = Program::default();
     let mut item: Vec<Token> = Vec::new();
     let mut item_start = Pos::default();
@@ -215,13 +232,10 @@ pub fn parse_query(src: &str) -> Result<Query, ParseError> {
     ) {
         tokens.remove(0);
     }
-    let mut p = Parser {
-        tokens,
-        at: 0,
-        end: last,
-    };
+    let mut p = Parser::new(tokens, last);
     let body = p.body()?;
     p.finish()?;
+    too_many_vars(super::lower::clause_vars(None, &body).len(), start)?;
     Ok(Query { body, pos: start })
 }
 
@@ -254,7 +268,7 @@ pub(crate) fn parse_item_at(text: &str, at: Pos, program: &mut Program) -> Resul
 /// Parses a rule head whose text starts at `at`.
 pub(crate) fn parse_head_at(text: &str, at: Pos) -> Result<Atom, ParseError> {
     let (tokens, end) = tokens_at(text, at)?;
-    let mut p = Parser { tokens, at: 0, end };
+    let mut p = Parser::new(tokens, end);
     if !matches!(p.peek(), Some(Tok::Ident(_))) {
         return Err(p.error("a head is a predicate name with its arguments, e.g. ancestor($x, $y)"));
     }
@@ -266,7 +280,7 @@ pub(crate) fn parse_head_at(text: &str, at: Pos) -> Result<Atom, ParseError> {
 /// Parses body goals (joined by AND) whose text starts at `at`.
 pub(crate) fn parse_query_at(text: &str, at: Pos) -> Result<Query, ParseError> {
     let (tokens, end) = tokens_at(text, at)?;
-    let mut p = Parser { tokens, at: 0, end };
+    let mut p = Parser::new(tokens, end);
     let body = p.body()?;
     p.finish()?;
     Ok(Query { body, pos: at })
@@ -375,13 +389,36 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                         end += 1;
                     }
                 }
-                if end < chars.len() && (chars[end].is_ascii_alphabetic() || chars[end] == '_') {
+                let after = chars.get(end).copied();
+                let digit_follows = chars
+                    .get(end + 1)
+                    .is_some_and(|c| c.is_ascii_digit() || *c == '+' || *c == '-');
+                if matches!(after, Some('e' | 'E')) && digit_follows {
+                    return Err(ParseError::new(
+                        pos,
+                        "exponents are not supported: write the number out (1000000, not 1e6)",
+                    ));
+                }
+                if end == i + 1 && chars[i] == '0' && matches!(after, Some('x' | 'o' | 'b' | '\''))
+                {
+                    return Err(ParseError::new(
+                        pos,
+                        "numbers are decimal: hexadecimal, octal, binary and character codes (0x, 0o, 0b, 0') are not supported",
+                    ));
+                }
+                if after.is_some_and(|c| c.is_ascii_alphabetic() || c == '_') {
                     return Err(ParseError::new(
                         pos,
                         "a name cannot start with a digit: start it with a lowercase letter",
                     ));
                 }
                 let text: String = chars[i..end].iter().collect();
+                if text.contains('.') && !text.parse::<f64>().is_ok_and(f64::is_finite) {
+                    return Err(ParseError::new(
+                        pos,
+                        "this decimal is too large to be a number: use an integer, or a smaller unit",
+                    ));
+                }
                 (Tok::Num(text), end - i)
             }
             '(' => (Tok::LParen, 1),
@@ -487,10 +524,11 @@ fn parse_item(
     end: Pos,
     program: &mut Program,
 ) -> Result<(), ParseError> {
-    let mut p = Parser { tokens, at: 0, end };
+    let mut p = Parser::new(tokens, end);
     if p.eat(&Tok::Question) {
         let body = p.body()?;
         p.finish()?;
+        too_many_vars(super::lower::clause_vars(None, &body).len(), start)?;
         program.queries.push(Query { body, pos: start });
         return Ok(());
     }
@@ -530,11 +568,42 @@ fn parse_item(
             ),
         ));
     }
-    program.clauses.push(Clause {
+    let clause = Clause {
         head,
         body,
         pos: start,
-    });
+    };
+    too_many_vars(
+        super::lower::clause_vars(Some(&clause.head), &clause.body).len(),
+        start,
+    )?;
+    program.clauses.push(clause);
+    Ok(())
+}
+
+/// The limits on one clause as a whole (a YAML rule's body comes in pieces).
+pub(crate) fn clause_limits(clause: &Clause) -> Result<(), ParseError> {
+    if clause.body.len() > MAX_GOALS {
+        return Err(ParseError::new(
+            clause.pos,
+            format!("more than {MAX_GOALS} goals in one body: split the rule into smaller rules"),
+        ));
+    }
+    too_many_vars(
+        super::lower::clause_vars(Some(&clause.head), &clause.body).len(),
+        clause.pos,
+    )
+}
+
+fn too_many_vars(count: usize, pos: Pos) -> Result<(), ParseError> {
+    if count > MAX_VARS {
+        return Err(ParseError::new(
+            pos,
+            format!(
+                "more than {MAX_VARS} variables in one rule or query: split it into smaller rules"
+            ),
+        ));
+    }
     Ok(())
 }
 
@@ -547,9 +616,22 @@ struct Parser {
     at: usize,
     /// Where the item ends (for errors about what is missing).
     end: Pos,
+    /// Operators in the expression being read, and its bracket depth.
+    operators: usize,
+    nesting: usize,
 }
 
 impl Parser {
+    fn new(tokens: Vec<Token>, end: Pos) -> Self {
+        Parser {
+            tokens,
+            at: 0,
+            end,
+            operators: 0,
+            nesting: 0,
+        }
+    }
+
     fn peek(&self) -> Option<&Tok> {
         self.tokens.get(self.at).map(|t| &t.tok)
     }
@@ -595,6 +677,11 @@ impl Parser {
                     if self.peek().is_none() {
                         return Err(self.error("a goal must follow AND"));
                     }
+                    if body.len() == MAX_GOALS {
+                        return Err(self.error(format!(
+                            "more than {MAX_GOALS} goals in one body: split the rule into smaller rules"
+                        )));
+                    }
                     body.push(self.literal()?);
                 }
                 _ => return Ok(body),
@@ -631,6 +718,8 @@ impl Parser {
                 Ok(Literal::Pos(self.atom()?))
             }
             Some(Tok::Var(_) | Tok::Num(_) | Tok::LParen | Tok::Op("-")) => {
+                self.operators = 0;
+                self.nesting = 0;
                 let left = self.expr()?;
                 let op = match self.peek() {
                     Some(Tok::Op(">")) => CmpOp::Gt,
@@ -690,6 +779,11 @@ impl Parser {
         let mut args = Vec::new();
         if self.eat(&Tok::LParen) && !self.eat(&Tok::RParen) {
             loop {
+                if args.len() == MAX_ARGS {
+                    return Err(self.error(format!(
+                        "more than {MAX_ARGS} arguments: split `{name}` into several predicates"
+                    )));
+                }
                 args.push(self.term()?);
                 if self.eat(&Tok::Comma) {
                     continue;
@@ -750,7 +844,7 @@ impl Parser {
                 Some(Tok::Op("-")) => ArithOp::Sub,
                 _ => return Ok(left),
             };
-            self.at += 1;
+            self.operator()?;
             let right = self.product()?;
             left = Expr::Binary(Box::new(left), op, Box::new(right));
         }
@@ -764,10 +858,35 @@ impl Parser {
                 Some(Tok::Op("/")) => ArithOp::Div,
                 _ => return Ok(left),
             };
-            self.at += 1;
+            self.operator()?;
             let right = self.factor()?;
             left = Expr::Binary(Box::new(left), op, Box::new(right));
         }
+    }
+
+    /// Takes an operator token, within the limit of operators per expression.
+    fn operator(&mut self) -> Result<(), ParseError> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return Err(self.error(format!(
+                "more than {MAX_OPERATORS} operators in one expression: compute parts in separate goals with is"
+            )));
+        }
+        self.at += 1;
+        Ok(())
+    }
+
+    /// Reads a factor one bracket (or sign) deeper, within the nesting limit.
+    fn nested(&mut self) -> Result<Expr, ParseError> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(self.error(format!(
+                "brackets nested more than {MAX_NESTING} deep: compute parts in separate goals with is"
+            )));
+        }
+        let e = self.expr();
+        self.nesting -= 1;
+        e
     }
 
     fn factor(&mut self) -> Result<Expr, ParseError> {
@@ -786,11 +905,20 @@ impl Parser {
                     self.at += 1;
                     return Ok(Expr::Number(number(&n, true)));
                 }
-                Ok(Expr::Neg(Box::new(self.factor()?)))
+                self.operators += 1;
+                self.nesting += 1;
+                if self.nesting > MAX_NESTING || self.operators > MAX_OPERATORS {
+                    return Err(self.error(format!(
+                        "signs nested more than {MAX_NESTING} deep: simplify the expression"
+                    )));
+                }
+                let inner = self.factor();
+                self.nesting -= 1;
+                Ok(Expr::Neg(Box::new(inner?)))
             }
             Some(Tok::LParen) => {
                 self.at += 1;
-                let e = self.expr()?;
+                let e = self.nested()?;
                 if !self.eat(&Tok::RParen) {
                     return Err(self.error("expected ) to close the bracket"));
                 }

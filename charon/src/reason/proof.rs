@@ -76,22 +76,37 @@ fn value(term: &PlTerm) -> (Value, String) {
     }
 }
 
-/// The sort key of a value: numbers (by value), then constants (by code point),
-/// then unbound.
+/// The sort key of a value: numbers (by value, integers exactly), then constants (by
+/// code point), then unbound.
 #[derive(Debug, Clone, PartialEq)]
 enum Key {
-    Number(f64, String),
+    /// The value as a float, the integer's decimal text if it is one, the text.
+    Number(f64, Option<String>, String),
     Atom(String),
     Unbound,
 }
 
 impl Eq for Key {}
 
+/// Compares two integers given in decimal (no leading zeros), exactly.
+fn int_cmp(a: &str, b: &str) -> Ordering {
+    let (na, da) = a.strip_prefix('-').map_or((false, a), |d| (true, d));
+    let (nb, db) = b.strip_prefix('-').map_or((false, b), |d| (true, d));
+    let magnitude = da.len().cmp(&db.len()).then_with(|| da.cmp(db));
+    match (na, nb) {
+        (false, false) => magnitude,
+        (true, true) => magnitude.reverse(),
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+    }
+}
+
 impl Ord for Key {
     fn cmp(&self, other: &Self) -> Ordering {
         use Key::*;
         match (self, other) {
-            (Number(a, ta), Number(b, tb)) => a.total_cmp(b).then_with(|| ta.cmp(tb)),
+            (Number(_, Some(ia), _), Number(_, Some(ib), _)) => int_cmp(ia, ib),
+            (Number(a, _, ta), Number(b, _, tb)) => a.total_cmp(b).then_with(|| ta.cmp(tb)),
             (Number(..), _) => Ordering::Less,
             (_, Number(..)) => Ordering::Greater,
             (Atom(a), Atom(b)) => a.cmp(b),
@@ -110,8 +125,12 @@ impl PartialOrd for Key {
 
 fn key(term: &PlTerm) -> Key {
     match term {
-        PlTerm::Int(d) => Key::Number(d.parse::<f64>().unwrap_or(f64::MAX), d.clone()),
-        PlTerm::Float(f) => Key::Number(*f, super::float_text(*f)),
+        PlTerm::Int(d) => Key::Number(
+            d.parse::<f64>().unwrap_or(f64::MAX),
+            Some(d.clone()),
+            d.clone(),
+        ),
+        PlTerm::Float(f) => Key::Number(*f, None, super::float_text(*f)),
         PlTerm::Var(_) => Key::Unbound,
         other => Key::Atom(match other {
             PlTerm::Atom(a) => a.clone(),

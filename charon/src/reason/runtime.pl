@@ -7,34 +7,54 @@
 % replicating writes between workers), and what this file stores is a per-worker
 % cache, not shared state.
 
-:- dynamic('$e_loaded'/2).
+:- dynamic('$e_loaded'/1).
 
-% '$e_solve'(+File, +Prefix, +Extra, +Goal, +Template, +Limit, -Result)
+% '$e_solve'(+File, +Prefix, +Extra, +Goal, +Template, +Limit, +Max, -Result)
 % Loads the program in File once per worker, declares Extra (predicates the query
-% names that the program does not), checks Goal, and collects every answer with
-% at most Limit inferences (0: no count). Result = r(Templates, Exhausted),
-% Exhausted = true when some branch was cut at the depth bound, or
-% inference_limit. Loading is bounded by the size of the knowledge and the time
-% limit, not counted: counting costs a third of the time of a load.
-'$e_solve'(File, Prefix, Extra, Goal, T, Limit, Result) :-
-    '$e_ensure'(File, Prefix, Preds),
+% names that the program does not), checks Goal, and collects the answers (one per
+% proof) with at most Limit inferences (0: no count). Result = r(Templates,
+% Exhausted), Exhausted = true when some branch was cut at the depth bound;
+% inference_limit; or too_many when there are more than Max answers. Loading is
+% bounded by the size of the knowledge and the time limit, not counted: counting
+% costs a third of the time of a load.
+'$e_solve'(File, Prefix, Extra, Goal, T, Limit, Max, Result) :-
+    '$e_ensure'(File, Prefix),
     (   '$e_list'(Extra), '$e_preds'(Extra, Prefix)
     ->  '$e_declare'(Extra)
-    ;   throw(euclid_refused(Extra))
+    ;   throw(euclid_refused(query))
     ),
-    append(Extra, Preds, Known),
-    (   '$e_body'(Goal, Known) -> true
-    ;   throw(euclid_refused(Goal))
+    (   '$e_body'(Goal, Prefix) -> true
+    ;   throw(euclid_refused(query))
     ),
     call(bb_put, '$e_exhausted', false),
-    (   Limit =:= 0
-    ->  findall(T, Goal, Ts), R0 = true
-    ;   call_with_inference_limit(findall(T, Goal, Ts), Limit, R0)
-    ),
+    call(bb_put, '$e_answers', 0),
+    Collect = findall(T, '$e_upto'(Goal, Max), Ts),
+    catch(( Limit =:= 0
+          ->  call(Collect), R0 = true
+          ;   call_with_inference_limit(Collect, Limit, R0)
+          ), '$e_too_many', R0 = too_many),
     (   R0 == inference_limit_exceeded
     ->  Result = inference_limit
+    ;   R0 == too_many
+    ->  Result = too_many
     ;   bb_get('$e_exhausted', Exhausted),
         Result = r(Ts, Exhausted)
+    ).
+
+% Goal's answers, stopping with '$e_too_many' past the Max-th.
+'$e_upto'(Goal, Max) :-
+    call(Goal),
+    bb_get('$e_answers', N0),
+    N is N0 + 1,
+    call(bb_put, '$e_answers', N),
+    (   N > Max -> throw('$e_too_many') ; true ).
+
+% '$e_num'(+X): X is a number, else the type error arithmetic would raise for an
+% atom (constants such as pi or e must not evaluate as numbers).
+'$e_num'(X) :-
+    (   number(X) -> true
+    ;   var(X) -> throw(error(instantiation_error, euclid))
+    ;   throw(error(type_error(evaluable, X/0), euclid))
     ).
 
 % '$e_deeper'(+Depth, -Next): one more rule application, if the bound allows it.
@@ -45,27 +65,27 @@
         fail
     ).
 
-'$e_ensure'(_, Prefix, Preds) :- '$e_loaded'(Prefix, Preds), !.
-'$e_ensure'(File, Prefix, Preds) :-
+'$e_ensure'(_, Prefix) :- '$e_loaded'(Prefix), !.
+'$e_ensure'(File, Prefix) :-
     open(File, read, S),
     catch(read_term(S, T, []), E, ( close(S), throw(E) )),
     close(S),
     (   '$e_admissible'(T, Prefix)
     ->  true
-    ;   throw(euclid_refused(File))
+    ;   throw(euclid_refused(program))
     ),
     T = '$e_program'(Preds, Clauses),
     '$e_declare'(Preds),
     '$e_assert'(Clauses),
-    call(assertz, '$e_loaded'(Prefix, Preds)).
+    call(assertz, '$e_loaded'(Prefix)).
 
 % The whole program is checked before any of it is loaded: a predicate table of
-% names under Prefix, and clauses whose heads and goals are all in the table (or
-% are comparisons, or the depth step).
+% names under Prefix, and clauses whose heads and goals are all under Prefix (or
+% are comparisons, number checks, or the depth step).
 '$e_admissible'('$e_program'(Preds, Clauses), Prefix) :-
     '$e_list'(Preds), '$e_list'(Clauses),
     '$e_preds'(Preds, Prefix),
-    '$e_clauses'(Clauses, Preds).
+    '$e_clauses'(Clauses, Prefix).
 
 % A proper list (library(lists) has no is_list/1 in this engine).
 '$e_list'(L) :- nonvar(L), ( L == [] -> true ; L = [_|T], '$e_list'(T) ).
@@ -76,13 +96,13 @@
     '$e_preds'(Ps, Prefix).
 
 '$e_clauses'([], _).
-'$e_clauses'([C|Cs], Ps) :-
+'$e_clauses'([C|Cs], P) :-
     nonvar(C),
     (   C = (H :- B)
-    ->  '$e_own'(H, Ps), '$e_rule_body'(B, Ps)
-    ;   '$e_own'(C, Ps)
+    ->  '$e_own'(H, P), '$e_rule_body'(B, P)
+    ;   '$e_own'(C, P)
     ),
-    '$e_clauses'(Cs, Ps).
+    '$e_clauses'(Cs, P).
 
 '$e_declare'([]).
 '$e_declare'([N/A|Ps]) :-
@@ -95,14 +115,15 @@
 '$e_assert'([]).
 '$e_assert'([C|Cs]) :- call(assertz, C), '$e_assert'(Cs).
 
-'$e_rule_body'(('$e_deeper'(D, E), B), Ps) :- var(D), var(E), '$e_body'(B, Ps).
+'$e_rule_body'(('$e_deeper'(D, E), B), P) :- var(D), var(E), '$e_body'(B, P).
 
-'$e_own'(G, Ps) :-
-    callable(G), functor(G, N, A), memberchk(N/A, Ps).
+'$e_own'(G, Prefix) :-
+    callable(G), functor(G, N, A), A >= 2, atom(N), atom_concat(Prefix, _, N).
 
 '$e_body'(G, _) :- var(G), !, fail.
 '$e_body'((A, B), P) :- !, '$e_body'(A, P), '$e_body'(B, P).
 '$e_body'(\+ G, P) :- !, nonvar(G), '$e_own'(G, P).
+'$e_body'('$e_num'(X), _) :- !, var(X).
 '$e_body'(G, _) :- '$e_comparison'(G), !.
 '$e_body'(G, P) :- '$e_own'(G, P).
 

@@ -8,7 +8,7 @@ use yaml_rust2::parser::{MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
 
 use super::ast::{Clause, Pos, Program};
-use super::parse::{ParseError, parse_head_at, parse_item_at, parse_query_at};
+use super::parse::{ParseError, clause_limits, parse_head_at, parse_item_at, parse_query_at};
 
 /// Whether `text` looks like the YAML form: its first significant line is a
 /// document marker or one of the form's keys.
@@ -26,20 +26,22 @@ pub fn looks_like_yaml(text: &str) -> bool {
 
 enum Node {
     Scalar(String, Pos),
-    Seq(Vec<Node>, Pos),
+    /// A sequence; `true` when written in flow style (`[a, b]`).
+    Seq(Vec<Node>, Pos, bool),
     Map(Vec<(Node, Node)>, Pos),
 }
 
 impl Node {
     fn pos(&self) -> Pos {
         match self {
-            Node::Scalar(_, p) | Node::Seq(_, p) | Node::Map(_, p) => *p,
+            Node::Scalar(_, p) | Node::Seq(_, p, _) | Node::Map(_, p) => *p,
         }
     }
 }
 
-#[derive(Default)]
-struct Builder {
+struct Builder<'a> {
+    /// The document's lines, to tell flow sequences from block ones.
+    lines: Vec<&'a str>,
     stack: Vec<(Node, Option<Node>)>,
     done: Vec<Node>,
     error: Option<ParseError>,
@@ -52,11 +54,19 @@ fn pos_of(m: Marker) -> Pos {
     }
 }
 
-impl Builder {
+impl Builder<'_> {
+    /// Whether a sequence starting at `m` is written in flow style.
+    fn flow_at(&self, m: Marker) -> bool {
+        self.lines
+            .get(m.line().saturating_sub(1))
+            .and_then(|l| l.chars().nth(m.col()))
+            == Some('[')
+    }
+
     fn add(&mut self, node: Node) {
         match self.stack.last_mut() {
             None => self.done.push(node),
-            Some((Node::Seq(items, _), _)) => items.push(node),
+            Some((Node::Seq(items, _, _), _)) => items.push(node),
             Some((Node::Map(entries, _), key)) => match key.take() {
                 None => *key = Some(node),
                 Some(k) => entries.push((k, node)),
@@ -66,7 +76,7 @@ impl Builder {
     }
 }
 
-impl MarkedEventReceiver for Builder {
+impl MarkedEventReceiver for Builder<'_> {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         if self.error.is_some() {
             return;
@@ -83,7 +93,10 @@ impl MarkedEventReceiver for Builder {
                 }
                 self.add(Node::Scalar(value, pos));
             }
-            Event::SequenceStart(..) => self.stack.push((Node::Seq(Vec::new(), pos), None)),
+            Event::SequenceStart(..) => {
+                let flow = self.flow_at(mark);
+                self.stack.push((Node::Seq(Vec::new(), pos, flow), None));
+            }
             Event::MappingStart(..) => self.stack.push((Node::Map(Vec::new(), pos), None)),
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some((node, _)) = self.stack.pop() {
@@ -103,9 +116,14 @@ impl MarkedEventReceiver for Builder {
 
 /// Parses knowledge in the YAML form.
 pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
-    let mut builder = Builder::default();
+    let mut builder = Builder {
+        lines: src.lines().collect(),
+        stack: Vec::new(),
+        done: Vec::new(),
+        error: None,
+    };
     let mut parser = Parser::new_from_str(src);
-    if let Err(e) = parser.load(&mut builder, false) {
+    if let Err(e) = parser.load(&mut builder, true) {
         let m = e.marker();
         return Err(ParseError::new(
             pos_of(*m),
@@ -116,6 +134,12 @@ pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
         return Err(e);
     }
     let mut program = Program::default();
+    if let Some(second) = builder.done.get(1) {
+        return Err(ParseError::new(
+            second.pos(),
+            "one YAML document only: put all the facts and rules in one",
+        ));
+    }
     let Some(root) = builder.done.into_iter().next() else {
         return Ok(program);
     };
@@ -188,7 +212,7 @@ pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
 
 fn list(node: Node, key: &str) -> Result<Vec<Node>, ParseError> {
     match node {
-        Node::Seq(items, _) => Ok(rejoin(items)),
+        Node::Seq(items, _, flow) => Ok(rejoin(items, flow)),
         // `facts:` with nothing under it.
         Node::Scalar(s, _) if s.is_empty() || s == "~" || s == "null" => Ok(Vec::new()),
         other => Err(ParseError::new(
@@ -199,10 +223,17 @@ fn list(node: Node, key: &str) -> Result<Vec<Node>, ParseError> {
 }
 
 /// Puts back together goals that a flow sequence split at their commas:
-/// `[ parent($x, $y) ]` reads as the items `parent($x` and `$y)`.
-fn rejoin(items: Vec<Node>) -> Vec<Node> {
+/// `[ parent($x, $y) ]` reads as the items `parent($x` and `$y)`. Block sequences
+/// (one `- item` per line) are left alone.
+fn rejoin(items: Vec<Node>, flow: bool) -> Vec<Node> {
+    if !flow {
+        return items;
+    }
     let mut out: Vec<Node> = Vec::new();
-    let open = |s: &str| s.matches('(').count() > s.matches(')').count();
+    let open = |s: &str| {
+        let s = s.split('#').next().unwrap_or_default();
+        s.matches('(').count() > s.matches(')').count()
+    };
     for item in items {
         match (out.last_mut(), item) {
             (Some(Node::Scalar(acc, _)), Node::Scalar(next, _)) if open(acc) => {
@@ -267,8 +298,8 @@ fn rule(node: Node, program: &mut Program) -> Result<(), ParseError> {
                 match key.as_str() {
                     "head" => head = Some(scalar(v, "head is a string such as ancestor($x, $y)")?),
                     "body" => match v {
-                        Node::Seq(items, _) => {
-                            for item in rejoin(items) {
+                        Node::Seq(items, _, flow) => {
+                            for item in rejoin(items, flow) {
                                 body.push(scalar(item, "each body goal is a string")?);
                             }
                         }
@@ -300,11 +331,13 @@ fn rule(node: Node, program: &mut Program) -> Result<(), ParseError> {
             for (text, bpos) in body {
                 goals.extend(parse_query_at(&text, bpos)?.body);
             }
-            program.clauses.push(Clause {
+            let clause = Clause {
                 head,
                 body: goals,
                 pos,
-            });
+            };
+            clause_limits(&clause)?;
+            program.clauses.push(clause);
             Ok(())
         }
         other => Err(ParseError::new(
