@@ -367,7 +367,9 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
             .into_response();
     }
     let (parts, body) = req.into_parts();
-    let body = match read_body(&app, tool, &parts.headers, body).await {
+    // Read straight into the tool's input type: its derive refuses unknown and
+    // repeated fields, and a large knowledge text is not copied through a `Value`.
+    let body = match read_bytes(&app, &parts.headers, body).await {
         Ok(Some(body)) => body,
         Ok(None) => {
             return Problem::bad_arguments(
@@ -389,12 +391,12 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
         struct CheckArgs {
             knowledge: String,
         }
-        return match serde_json::from_value::<CheckArgs>(body) {
+        return match serde_json::from_slice::<CheckArgs>(&body) {
             Ok(args) => axum::Json(reasoner.check_kb_async(args.knowledge).await).into_response(),
             Err(e) => bad(e),
         };
     }
-    let request: ReasonRequest = match serde_json::from_value(body) {
+    let request: ReasonRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => return bad(e),
     };
@@ -418,6 +420,36 @@ async fn read_body(
     headers: &axum::http::HeaderMap,
     body: Body,
 ) -> Result<Option<Value>, Problem> {
+    let Some(bytes) = read_bytes(app, headers, body).await? else {
+        return Ok(None);
+    };
+    let invalid = |e: serde_json::Error| {
+        Problem::bad_arguments(
+            name,
+            None,
+            format!("{name}: the body is not valid JSON: {e}"),
+        )
+    };
+    let value = serde_json::from_slice(&bytes).map_err(invalid)?;
+    // JSON does not say which of two equal keys wins; the query string refuses
+    // repeated arguments, and so does the body, at every depth.
+    serde::de::DeserializeSeed::deserialize(
+        NoDuplicateKeys,
+        &mut serde_json::Deserializer::from_slice(&bytes),
+    )
+    .map_err(|e| {
+        Problem::bad_arguments(name, None, format!("{name}: the body is ambiguous: {e}"))
+    })?;
+    Ok(Some(value))
+}
+
+/// The body's bytes, within the size limit and of a JSON media type, if there is
+/// a body (an empty one is none).
+async fn read_bytes(
+    app: &App,
+    headers: &axum::http::HeaderMap,
+    body: Body,
+) -> Result<Option<axum::body::Bytes>, Problem> {
     let limit = app.options.body_limit;
     if let Some(len) = headers
         .get(header::CONTENT_LENGTH)
@@ -444,24 +476,7 @@ async fn read_body(
             return Err(Problem::unsupported_media_type(ct));
         }
     }
-    let invalid = |e: serde_json::Error| {
-        Problem::bad_arguments(
-            name,
-            None,
-            format!("{name}: the body is not valid JSON: {e}"),
-        )
-    };
-    let value = serde_json::from_slice(&bytes).map_err(invalid)?;
-    // JSON does not say which of two equal keys wins; the query string refuses
-    // repeated arguments, and so does the body, at every depth.
-    serde::de::DeserializeSeed::deserialize(
-        NoDuplicateKeys,
-        &mut serde_json::Deserializer::from_slice(&bytes),
-    )
-    .map_err(|e| {
-        Problem::bad_arguments(name, None, format!("{name}: the body is ambiguous: {e}"))
-    })?;
-    Ok(Some(value))
+    Ok(Some(bytes))
 }
 
 /// Walks JSON text and fails on an object that has the same key twice.

@@ -10,9 +10,9 @@
 //! `r(I, v(Vars…), c(Proofs…))`: the values of the rule's variables (in order of
 //! first appearance) and the proofs of its positive goals, in body order.
 //!
-//! The program is one term, `'$e_program'(Predicates, Clauses)`: the engine's reader
-//! takes one long term faster than many short ones, and the runtime checks the
-//! predicate table once and each clause against it.
+//! The program is one term, `'$e_program'(Predicates, Clauses)`, sent inside the
+//! query of the first call a worker gets for it (the engine reads query text about
+//! four times faster than a file); the runtime checks it whole before loading it.
 //! Negations and comparisons need no proof term: they are rendered from the
 //! variables' values (see `proof`).
 
@@ -100,29 +100,33 @@ pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
         write_atom(&mut out, &format!("{prefix}{name}"));
         let _ = write!(out, "/{}", arity + 2);
     }
-    out.push_str("],[\n");
+    out.push_str("],[");
     let mut first = true;
     for key in &groups {
         for &i in &members[key] {
             if !first {
-                out.push_str(",\n");
+                out.push(',');
             }
             first = false;
             clause(&mut out, &program.clauses[i], i, prefix);
         }
     }
-    out.push_str("]).\n");
+    out.push_str("])");
     out
 }
 
 /// Prolog variable names of a clause's named variables.
 struct Names<'a> {
     index: HashMap<&'a str, usize>,
+    /// Starts every variable name: a program travels inside the query that loads it,
+    /// so its clauses' variables (`K…`) must not be the query's own.
+    tag: &'static str,
 }
 
 impl<'a> Names<'a> {
-    fn new(vars: &'a [String]) -> Self {
+    fn new(vars: &'a [String], tag: &'static str) -> Self {
         Names {
+            tag,
             index: vars
                 .iter()
                 .enumerate()
@@ -134,7 +138,7 @@ impl<'a> Names<'a> {
     fn var(&self, out: &mut String, name: &str) {
         match self.index.get(name) {
             Some(i) => {
-                let _ = write!(out, "V{i}");
+                let _ = write!(out, "{}V{i}", self.tag);
             }
             None => out.push('_'),
         }
@@ -193,7 +197,7 @@ impl<'a> Names<'a> {
             match lit {
                 Literal::Pos(a) => {
                     self.call(out, prefix, a, depth);
-                    let _ = write!(out, "P{proofs})");
+                    let _ = write!(out, "{}P{proofs})", self.tag);
                     proofs += 1;
                 }
                 Literal::Not(a) => {
@@ -238,25 +242,25 @@ fn tuple(out: &mut String, functor: char, items: impl Iterator<Item = String>) {
 
 fn clause(out: &mut String, c: &Clause, index: usize, prefix: &str) {
     let vars = clause_vars(Some(&c.head), &c.body);
-    let names = Names::new(&vars);
+    let names = Names::new(&vars, "K");
     if c.is_fact() {
         names.call(out, prefix, &c.head, "_");
         let _ = write!(out, "{index})");
         return;
     }
     out.push('(');
-    names.call(out, prefix, &c.head, "D");
+    names.call(out, prefix, &c.head, "KD");
     let positive = c
         .body
         .iter()
         .filter(|l| matches!(l, Literal::Pos(_)))
         .count();
     let _ = write!(out, "r({index},");
-    tuple(out, 'v', (0..vars.len()).map(|i| format!("V{i}")));
+    tuple(out, 'v', (0..vars.len()).map(|i| format!("KV{i}")));
     out.push(',');
-    tuple(out, 'c', (0..positive).map(|i| format!("P{i}")));
-    out.push_str(")) :- '$e_deeper'(D, E), ");
-    names.body(out, prefix, &c.body, "E");
+    tuple(out, 'c', (0..positive).map(|i| format!("KP{i}")));
+    out.push_str(")) :- '$e_deeper'(KD, KE), ");
+    names.body(out, prefix, &c.body, "KE");
     out.push(')');
 }
 
@@ -264,7 +268,7 @@ fn clause(out: &mut String, c: &Clause, index: usize, prefix: &str) {
 /// with `depth` levels of rules allowed.
 pub(crate) fn lower_query(query: &Query, prefix: &str, depth: u32) -> (String, String) {
     let vars = clause_vars(None, &query.body);
-    let names = Names::new(&vars);
+    let names = Names::new(&vars, "");
     let mut goal = String::new();
     let conjunction = query.body.len() > 1;
     if conjunction {

@@ -47,7 +47,6 @@ mod proof;
 mod schema;
 mod yaml;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -64,7 +63,7 @@ pub(crate) use schema::{proof_node_schema, reason_output_schema_at};
 pub use yaml::{looks_like_yaml, parse_yaml};
 
 use crate::cache::AnswerCache;
-use crate::engine::{Outcome, PrivateDir, RunOutcome};
+use crate::engine::{Outcome, RunOutcome};
 use crate::term::{PlTerm, write_atom};
 use crate::{CallError, EngineConfig, KnowledgeBase, LoadError};
 use ast::{Program, Query};
@@ -429,25 +428,19 @@ impl crate::cache::Weigh for CachedResult {
     }
 }
 
-/// Knowledge parsed, lowered and written where the engine's workers read it.
+/// Knowledge parsed and lowered, ready for the engine's workers.
 struct Compiled {
     /// Names every predicate of this program (and nothing else).
     prefix: String,
     program: Program,
     /// Each clause's named variables.
     vars: Vec<Vec<String>>,
-    /// Where the lowered program is (removed when the last user drops it).
-    file: PathBuf,
+    /// The lowered program: one Prolog term, sent to a worker that has not loaded it.
+    text: String,
     /// What the static checks found that bears on answers (as warnings).
     notes: Vec<String>,
     /// Every predicate of the lowered program (defined or called), by name and arity.
     table: std::collections::HashSet<(String, usize)>,
-}
-
-impl Drop for Compiled {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.file);
-    }
 }
 
 #[derive(Clone)]
@@ -467,7 +460,6 @@ impl quick_cache::Weighter<String, Arc<Compiled>> for CompiledWeight {
 pub struct Reasoner {
     runtime: Arc<KnowledgeBase>,
     config: ReasonConfig,
-    dir: PrivateDir,
     programs: quick_cache::sync::Cache<String, Arc<Compiled>, CompiledWeight>,
     results: AnswerCache<CachedResult>,
     next: AtomicU64,
@@ -489,7 +481,9 @@ struct Prepared {
     query: Query,
     query_text: String,
     variables: Vec<String>,
-    goal: String,
+    /// The engine query, split where the program goes (`none`, or the program).
+    call_head: String,
+    call_tail: String,
     max_solutions: usize,
     max_proofs: usize,
     cache_key: Option<String>,
@@ -507,10 +501,6 @@ impl Reasoner {
     pub fn with_config(engine: EngineConfig, config: ReasonConfig) -> Result<Self, LoadError> {
         let results = AnswerCache::new(engine.answer_cache);
         let runtime = KnowledgeBase::from_source_with("charon-reason.pl", RUNTIME, engine)?;
-        let dir = PrivateDir::new("charon-reason").map_err(|source| LoadError::Read {
-            path: std::env::temp_dir(),
-            source,
-        })?;
         let estimated = usize::try_from(config.compiled_cache / (64 << 10))
             .unwrap_or(usize::MAX)
             .clamp(8, 4096);
@@ -522,7 +512,6 @@ impl Reasoner {
             ),
             runtime: Arc::new(runtime),
             config,
-            dir,
             results,
             next: AtomicU64::new(0),
         })
@@ -560,7 +549,10 @@ impl Reasoner {
             Ok(p) => p,
             Err(done) => return done,
         };
-        let outcome = self.runtime.run_read(prepared.goal.clone(), "reason");
+        let outcome = match self.runtime.run_read(prepared.query(false), "reason") {
+            Ok(run) if needs_program(&run) => self.runtime.run_read(prepared.query(true), "reason"),
+            other => other,
+        };
         self.finish(prepared, outcome)
     }
 
@@ -581,10 +573,18 @@ impl Reasoner {
             Ok(Err(done)) => return done,
             Err(why) => return Failure::new(FailureKind::Engine, why).result(),
         };
-        let outcome = self
+        let outcome = match self
             .runtime
-            .run_read_async(prepared.goal.clone(), "reason", arrived)
-            .await;
+            .run_read_async(prepared.query(false), "reason", arrived)
+            .await
+        {
+            Ok(run) if needs_program(&run) => {
+                self.runtime
+                    .run_read_async(prepared.query(true), "reason", arrived)
+                    .await
+            }
+            other => other,
+        };
         self.finish(prepared, outcome)
     }
 
@@ -659,8 +659,6 @@ impl Reasoner {
         let depth = max_depth;
         let (goal, template) = lower::lower_query(&query, &compiled.prefix, depth);
         let mut text = String::with_capacity(goal.len() + template.len() + 128);
-        text.push_str("'$charon_once'(R, '$e_solve'(");
-        write_atom(&mut text, &compiled.file.to_string_lossy());
         text.push(',');
         write_atom(&mut text, &compiled.prefix);
         // Predicates the query names that the program has not: declared (they fail).
@@ -731,7 +729,8 @@ impl Reasoner {
             query,
             query_text,
             variables,
-            goal: text,
+            call_head: "'$charon_once'(R, '$e_solve'(".into(),
+            call_tail: text,
             max_solutions,
             max_proofs,
             cache_key,
@@ -768,15 +767,6 @@ impl Reasoner {
             .map(|i| format!("line {}: {}", i.line, i.message))
             .collect();
         let text = lower::lower_program(&program, &prefix);
-        let file = self
-            .dir
-            .write(&format!("e{id}.pl"), text.as_bytes())
-            .map_err(|e| {
-                Failure::new(
-                    FailureKind::Engine,
-                    format!("cannot write the compiled knowledge: {e}"),
-                )
-            })?;
         let vars = program
             .clauses
             .iter()
@@ -803,7 +793,7 @@ impl Reasoner {
             prefix,
             program,
             vars,
-            file,
+            text,
             notes,
             table,
         });
@@ -844,6 +834,15 @@ impl Reasoner {
                     "the search ran out of memory: narrow the query or the knowledge",
                 ));
             }
+            Outcome::Exception(PlTerm::Atom(a)) if a == "$e_too_many" => {
+                return Err(Failure::new(
+                    FailureKind::TooManyAnswers,
+                    format!(
+                        "the search found more than {} proofs and was stopped, so there is no answer: narrow the query (bind more of its variables), or split it",
+                        self.config.max_answers
+                    ),
+                ));
+            }
             Outcome::Exception(e) => return Err(exception_failure(&e)),
             other => {
                 return Err(Failure::new(
@@ -855,15 +854,7 @@ impl Reasoner {
         if term == PlTerm::Atom("inference_limit".into()) {
             return Err(inference_limit(limits.inferences));
         }
-        if term == PlTerm::Atom("too_many".into()) {
-            return Err(Failure::new(
-                FailureKind::TooManyAnswers,
-                format!(
-                    "the search found more than {} proofs and was stopped, so there is no answer: narrow the query (bind more of its variables), or split it",
-                    self.config.max_answers
-                ),
-            ));
-        }
+
         let engine = |m: String| Failure::new(FailureKind::Engine, m);
         let PlTerm::Compound(r, parts) = &term else {
             return Err(engine("the engine answered in an unexpected shape".into()));
@@ -928,6 +919,29 @@ fn inference_limit(limit: u64) -> Failure {
             "the search needed more than {limit} inferences and was stopped, so there is no answer (not even a partial one): narrow the query, check for rules that loop or multiply, or raise the inference limit"
         ),
     )
+}
+
+impl Prepared {
+    /// The engine query: with the program inside it (for a worker that has not
+    /// loaded it), or expecting it loaded.
+    fn query(&self, with_program: bool) -> String {
+        let program = if with_program {
+            self.compiled.text.as_str()
+        } else {
+            "none"
+        };
+        let mut q =
+            String::with_capacity(self.call_head.len() + program.len() + self.call_tail.len());
+        q.push_str(&self.call_head);
+        q.push_str(program);
+        q.push_str(&self.call_tail);
+        q
+    }
+}
+
+/// Whether the worker that ran the call had not loaded the program yet.
+fn needs_program(run: &RunOutcome) -> bool {
+    matches!(&run.outcome, Outcome::Solved(PlTerm::Atom(a)) if a == "need_program")
 }
 
 /// Runs `work` on tokio's blocking pool when called inside tokio (so a long parse
@@ -1018,9 +1032,7 @@ fn exception_failure(e: &PlTerm) -> Failure {
     {
         return Failure::new(
             FailureKind::Engine,
-            format!(
-                "the engine refused a goal outside Euclid-IR's allow-list ({text}); this is a bug in Charon, please report it"
-            ),
+            "the engine refused the lowered program or query as outside Euclid-IR's allow-list; this is a bug in Charon, please report it".to_string(),
         );
     }
     Failure::new(FailureKind::Engine, format!("the search raised {text}"))

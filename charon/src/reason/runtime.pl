@@ -1,6 +1,7 @@
 % The reasoning toolkit's side of the engine: loads lowered Euclid-IR programs
-% (see lower.rs) after checking every clause against the allow-list, and collects
-% the answers of a query with their proofs under a depth bound.
+% (see lower.rs; a program comes inside the query of the first call a worker gets
+% for it) after checking every clause against the allow-list, and collects the
+% answers of a query with their proofs under a depth bound.
 %
 % Mutating built-ins are called through call/N: the engine's wrapper rewrites
 % direct assertz/bb_put calls of a knowledge base into recorded changes (for
@@ -9,16 +10,25 @@
 
 :- dynamic('$e_loaded'/1).
 
-% '$e_solve'(+File, +Prefix, +Extra, +Goal, +Template, +Limit, +Max, -Result)
-% Loads the program in File once per worker, declares Extra (predicates the query
-% names that the program does not), checks Goal, and collects the answers (one per
-% proof) with at most Limit inferences (0: no count). Result = r(Templates,
-% Exhausted), Exhausted = true when some branch was cut at the depth bound;
-% inference_limit; or too_many when there are more than Max answers. Loading is
-% bounded by the size of the knowledge and the time limit, not counted: counting
-% costs a third of the time of a load.
-'$e_solve'(File, Prefix, Extra, Goal, T, Limit, Max, Result) :-
-    '$e_ensure'(File, Prefix),
+% '$e_solve'(+Program, +Prefix, +Extra, +Goal, +Template, +Limit, +Max, -Result)
+% Runs the program named by Prefix, loading Program first if this worker has not
+% (Program = none when the caller expects it loaded: Result = need_program if it is
+% not). Declares Extra (predicates the query names that the program does not),
+% checks Goal, and collects the answers (one per proof) with at most Limit
+% inferences (0: no count). Result = r(Templates, Exhausted), Exhausted = true when
+% some branch was cut at the depth bound; or inference_limit. Past Max answers it
+% throws '$e_too_many'. Loading is bounded by the size of the knowledge and
+% the time limit, not counted: counting costs a third of the time of a load.
+'$e_solve'(Program, Prefix, Extra, Goal, T, Limit, Max, Result) :-
+    (   '$e_loaded'(Prefix)
+    ->  '$e_run'(Prefix, Extra, Goal, T, Limit, Max, Result)
+    ;   Program == none
+    ->  Result = need_program
+    ;   '$e_load'(Program, Prefix),
+        '$e_run'(Prefix, Extra, Goal, T, Limit, Max, Result)
+    ).
+
+'$e_run'(Prefix, Extra, Goal, T, Limit, Max, Result) :-
     (   '$e_list'(Extra), '$e_preds'(Extra, Prefix)
     ->  '$e_declare'(Extra)
     ;   throw(euclid_refused(query))
@@ -28,15 +38,14 @@
     ),
     call(bb_put, '$e_exhausted', false),
     call(bb_put, '$e_answers', 0),
-    Collect = findall(T, '$e_upto'(Goal, Max), Ts),
-    catch(( Limit =:= 0
-          ->  call(Collect), R0 = true
-          ;   call_with_inference_limit(Collect, Limit, R0)
-          ), '$e_too_many', R0 = too_many),
+    % Past Max answers, '$e_too_many' is thrown to the wrapper's catch/3 (one
+    % catch per call is enough, and each costs).
+    (   Limit =:= 0
+    ->  findall(T, '$e_upto'(Goal, Max), Ts), R0 = true
+    ;   call_with_inference_limit(findall(T, '$e_upto'(Goal, Max), Ts), Limit, R0)
+    ),
     (   R0 == inference_limit_exceeded
     ->  Result = inference_limit
-    ;   R0 == too_many
-    ->  Result = too_many
     ;   bb_get('$e_exhausted', Exhausted),
         Result = r(Ts, Exhausted)
     ).
@@ -65,16 +74,12 @@
         fail
     ).
 
-'$e_ensure'(_, Prefix) :- '$e_loaded'(Prefix), !.
-'$e_ensure'(File, Prefix) :-
-    open(File, read, S),
-    catch(read_term(S, T, []), E, ( close(S), throw(E) )),
-    close(S),
-    (   '$e_admissible'(T, Prefix)
+'$e_load'(Program, Prefix) :-
+    (   '$e_admissible'(Program, Prefix)
     ->  true
     ;   throw(euclid_refused(program))
     ),
-    T = '$e_program'(Preds, Clauses),
+    Program = '$e_program'(Preds, Clauses),
     '$e_declare'(Preds),
     '$e_assert'(Clauses),
     call(assertz, '$e_loaded'(Prefix)).
@@ -82,10 +87,12 @@
 % The whole program is checked before any of it is loaded: a predicate table of
 % names under Prefix, and clauses whose heads and goals are all under Prefix (or
 % are comparisons, number checks, or the depth step).
-'$e_admissible'('$e_program'(Preds, Clauses), Prefix) :-
-    '$e_list'(Preds), '$e_list'(Clauses),
+'$e_admissible'(Program, Prefix) :-
+    nonvar(Program),
+    Program = '$e_program'(Preds, Clauses),
+    '$e_list'(Preds),
     '$e_preds'(Preds, Prefix),
-    '$e_clauses'(Clauses, Prefix).
+    '$e_clauses'(Clauses, Prefix, none).
 
 % A proper list (library(lists) has no is_list/1 in this engine).
 '$e_list'(L) :- nonvar(L), ( L == [] -> true ; L = [_|T], '$e_list'(T) ).
@@ -95,14 +102,20 @@
     atom(N), integer(A), A >= 2, atom_concat(Prefix, _, N),
     '$e_preds'(Ps, Prefix).
 
-'$e_clauses'([], _).
-'$e_clauses'([C|Cs], P) :-
+% Clauses come grouped by predicate: a head with the functor just checked needs no
+% second look at its name.
+'$e_clauses'([], _, _).
+'$e_clauses'([C|Cs], P, Last) :-
     nonvar(C),
     (   C = (H :- B)
-    ->  '$e_own'(H, P), '$e_rule_body'(B, P)
-    ;   '$e_own'(C, P)
+    ->  '$e_head'(H, P, Last, Next), '$e_rule_body'(B, P)
+    ;   '$e_head'(C, P, Last, Next)
     ),
-    '$e_clauses'(Cs, P).
+    '$e_clauses'(Cs, P, Next).
+
+'$e_head'(H, P, Last, N/A) :-
+    callable(H), functor(H, N, A),
+    (   N/A == Last -> true ; '$e_own'(H, P) ).
 
 '$e_declare'([]).
 '$e_declare'([N/A|Ps]) :-
