@@ -1037,3 +1037,83 @@ fn exception_failure(e: &PlTerm) -> Failure {
     }
     Failure::new(FailureKind::Engine, format!("the search raised {text}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine side checks what lowering emits again: programs and queries that
+    /// lowering never writes (as if it had a bug) are refused before anything runs.
+    #[test]
+    fn the_engine_refuses_programs_and_queries_outside_the_allow_list() {
+        let reasoner = Reasoner::new(EngineConfig {
+            workers: 1,
+            answer_cache: 0,
+            ..EngineConfig::default()
+        })
+        .expect("reasoner");
+        let marker = std::env::temp_dir().join(format!("charon-refused-{}", std::process::id()));
+        let touch = format!("open('{}', write, S), close(S)", marker.display());
+        let prepared =
+            |knowledge: &str| match reasoner.prepare(&ReasonRequest::new(knowledge, "p($x)")) {
+                Ok(p) => p,
+                Err(r) => panic!("not prepared: {r:?}"),
+            };
+        let refused = |result: Result<RunOutcome, CallError>| match result {
+            Ok(run) => {
+                matches!(&run.outcome, Outcome::Exception(PlTerm::Compound(f, _)) if f == "euclid_refused")
+            }
+            Err(e) => panic!("{e}"),
+        };
+        // Each program is sent to a worker that has not loaded its prefix.
+        let hostile = [
+            format!(
+                "'$e_program'(['e0:p'/3],[('e0:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), {touch})])"
+            ),
+            "'$e_program'(['e1:p'/3],[('e1:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), halt)])"
+                .to_string(),
+            "'$e_program'(['e2:p'/3],[('e2:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), \\+ halt)])"
+                .to_string(),
+            "'$e_program'(['e3:p'/3],[('e3:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), X is shell(ls))])"
+                .to_string(),
+            "'$e_program'(['e4:p'/3],[('e4:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), '$e_num'(halt))])"
+                .to_string(),
+            "'$e_program'(['e5:p'/3],[('e5:p'(X,D,r(0,v,c)) :- halt)])".to_string(),
+            "'$e_program'(['e6:p'/3],[halt(a,b,c)])".to_string(),
+            "'$e_program'(['e7:p'/3],['e0:p'(a,_,0)])".to_string(),
+            "'$e_program'([halt/2],['e8:p'(a,_,0)])".to_string(),
+            "'$e_program'(['e9:p'/3],[('e9:p'(X,D,P) :- '$e_deeper'(D,E), call('e9:p'(X,E,P)))])"
+                .to_string(),
+        ];
+        for (i, program) in hostile.iter().enumerate() {
+            let knowledge = format!("p(a)\n# program {i}\n");
+            let prepared = prepared(&knowledge);
+            assert_eq!(prepared.compiled.prefix, format!("e{i}:"));
+            let query = format!("{}{program}{}", prepared.call_head, prepared.call_tail);
+            assert!(
+                refused(reasoner.runtime.run_read(query, "test")),
+                "program {i} ran: {program}"
+            );
+        }
+        // A query outside the list is refused too, with the program loaded.
+        let prepared = prepared("p(a)\n# loaded\n");
+        assert!(
+            matches!(reasoner.runtime.run_read(prepared.query(true), "test"), Ok(ref r) if !needs_program(r))
+        );
+        let original = "'e10:p'(V0,50,P0)";
+        for goal in ["halt", &touch, "\\+ halt", "call(halt)"] {
+            let tail = prepared
+                .call_tail
+                .replacen(original, &format!("({goal}, {original})"), 1);
+            assert_ne!(tail, prepared.call_tail, "the goal is in the tail");
+            let query = format!("{}none{tail}", prepared.call_head);
+            assert!(
+                refused(reasoner.runtime.run_read(query, "test")),
+                "query ran: {goal}"
+            );
+        }
+        assert!(!marker.exists(), "a refused program wrote a file");
+        // The engine answers as before.
+        assert!(reasoner.reason(&ReasonRequest::new("p(a)", "p($x)")).ok());
+    }
+}
