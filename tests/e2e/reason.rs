@@ -88,6 +88,28 @@ fn negation_and_comparison_are_proof_nodes() {
     let p = &a.solutions[0].proofs[0];
     assert_eq!(p.children[1].kind, ProofKind::Negation);
     assert_eq!(p.children[1].goal, "NOT active(bob)");
+    // A NOT is shown as it was checked: over `_` where its variable had no value.
+    let a = answered(reasoner().reason(&ReasonRequest::new(
+        "p(a)\np(b)\nq(b)\nt IF NOT s($x) AND p($x)\nu IF p($x) AND NOT s($x)",
+        "t",
+    )));
+    assert_eq!(
+        a.solutions[0].proofs[0].children[0].goal, "NOT s(_)",
+        "{a:?}"
+    );
+    assert!(
+        a.warnings.iter().any(|w| w.contains("NOT s($x)")),
+        "{:?}",
+        a.warnings
+    );
+    let a = answered(reasoner().reason(&ReasonRequest::new(
+        "p(a)\np(b)\nq(b)\nt IF NOT s($x) AND p($x)\nu IF p($x) AND NOT s($x)",
+        "u",
+    )));
+    assert_eq!(
+        a.solutions[0].proofs[0].children[1].goal, "NOT s(a)",
+        "{a:?}"
+    );
     let a = answered(reasoner().reason(&ReasonRequest::new(kb, "stale($u)")));
     assert_eq!(a.solutions[0].bindings["u"], "ann");
     let c = &a.solutions[0].proofs[0].children[1];

@@ -4,7 +4,7 @@
 //! and query always give the same bytes.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -180,7 +180,7 @@ impl Renderer<'_> {
                     .map(String::as_str)
                     .zip(values.iter().map(|t| value(t).1))
                     .collect();
-                let children = self.body(&clause.body, &env, proofs)?;
+                let children = self.body(Some(&clause.head), &clause.body, &env, proofs)?;
                 Ok(ProofNode {
                     kind: ProofKind::Rule,
                     goal: atom_text(&clause.head, &env),
@@ -206,28 +206,62 @@ impl Renderer<'_> {
     /// The children of a rule or query: one node per goal, in body order.
     fn body(
         &self,
+        head: Option<&Atom>,
         body: &[Literal],
         env: &BTreeMap<&str, String>,
         proofs: &[PlTerm],
     ) -> Result<Vec<ProofNode>, String> {
         let mut proofs = proofs.iter();
-        body.iter()
-            .map(|lit| match lit {
-                Literal::Pos(_) => self.node(proofs.next().ok_or(SHAPE)?),
-                Literal::Not(a) => Ok(ProofNode {
-                    kind: ProofKind::Negation,
-                    goal: format!("NOT {}", atom_text(a, env)),
-                    line: None,
-                    children: Vec::new(),
-                }),
-                Literal::Compare(c) => Ok(ProofNode {
-                    kind: ProofKind::Comparison,
-                    goal: comparison_text(c, env),
-                    line: None,
-                    children: Vec::new(),
-                }),
+        // Variables with a value when each goal runs: the head's (as the caller's
+        // goal may give them), then what positive goals and `is` bind. A NOT is
+        // shown as it was checked: over `_` where its variable had no value yet.
+        let mut bound: BTreeSet<&str> = head
+            .into_iter()
+            .flat_map(|h| &h.args)
+            .filter_map(|t| match t {
+                Term::Var(v) => Some(v.as_str()),
+                _ => None,
             })
-            .collect()
+            .collect();
+        let mut nodes = Vec::with_capacity(body.len());
+        for lit in body {
+            nodes.push(match lit {
+                Literal::Pos(a) => {
+                    bound.extend(a.args.iter().filter_map(|t| match t {
+                        Term::Var(v) => Some(v.as_str()),
+                        _ => None,
+                    }));
+                    self.node(proofs.next().ok_or(SHAPE)?)?
+                }
+                Literal::Not(a) => {
+                    let known: BTreeMap<&str, String> = env
+                        .iter()
+                        .filter(|(k, _)| bound.contains(*k))
+                        .map(|(k, v)| (*k, v.clone()))
+                        .collect();
+                    ProofNode {
+                        kind: ProofKind::Negation,
+                        goal: format!("NOT {}", atom_text(a, &known)),
+                        line: None,
+                        children: Vec::new(),
+                    }
+                }
+                Literal::Compare(c) => {
+                    if c.op == super::ast::CmpOp::Is {
+                        let mut left = Vec::new();
+                        c.left.vars(&mut left);
+                        bound.extend(left);
+                    }
+                    ProofNode {
+                        kind: ProofKind::Comparison,
+                        goal: comparison_text(c, env),
+                        line: None,
+                        children: Vec::new(),
+                    }
+                }
+            });
+        }
+        Ok(nodes)
     }
 }
 
@@ -307,7 +341,7 @@ pub(crate) fn solutions(
                     .collect::<Vec<_>>()
                     .join(" AND "),
                 line: None,
-                children: renderer.body(query_body, &env, proofs)?,
+                children: renderer.body(None, query_body, &env, proofs)?,
             },
         };
         let sort_text = serde_json::to_string(&proof).map_err(|e| e.to_string())?;
