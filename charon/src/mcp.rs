@@ -163,12 +163,7 @@ async fn reasoning_call(
         };
         serde_json::to_value(reasoner.reason_async(&request, arrived).await)
     } else {
-        #[derive(serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct CheckArgs {
-            knowledge: String,
-        }
-        let args: CheckArgs = match serde_json::from_value(args) {
+        let args: crate::reason::CheckKbRequest = match serde_json::from_value(args) {
             Ok(r) => r,
             Err(e) => return bad(e),
         };

@@ -386,12 +386,7 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
             .into_response()
     };
     if tool == "check_kb" {
-        #[derive(serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct CheckArgs {
-            knowledge: String,
-        }
-        return match serde_json::from_slice::<CheckArgs>(&body) {
+        return match serde_json::from_slice::<crate::reason::CheckKbRequest>(&body) {
             Ok(args) => axum::Json(reasoner.check_kb_async(args.knowledge).await).into_response(),
             Err(e) => bad(e),
         };

@@ -204,6 +204,14 @@ impl ReasonRequest {
     }
 }
 
+/// The input of `check_kb` (REST body, MCP arguments).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckKbRequest {
+    /// Facts and rules in Euclid-IR (text or YAML form).
+    pub knowledge: String,
+}
+
 /// The answer to a [`ReasonRequest`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
