@@ -42,13 +42,14 @@ echo "api-checks: schemathesis against examples/meds.pl with a token on $ADDR"
 stop_server
 
 # The reasoning tools, alone and beside a knowledge base: the served documents pass
-# the same lints, and schemathesis finds nothing against /reason and /check-kb.
-start_server "$work/reasoning.log" "$BIN" http examples/meds.pl --reasoning --port 0 --log info
+# the same lints, and schemathesis finds nothing against the reasoning routes and
+# /explain.
+start_server "$work/reasoning.log" "$BIN" http examples/meds.pl --reasoning --explain --port 0 --log info
 curl -sf "http://$ADDR/openapi.json" -o "$work/reasoning.json"
 "$VENV/bin/openapi-spec-validator" "$work/reasoning.json"
 echo "api-checks: redocly lint of the document with the reasoning tools"
 redocly_lint "$work/reasoning.json"
-echo "api-checks: schemathesis against examples/meds.pl --reasoning on $ADDR"
+echo "api-checks: schemathesis against examples/meds.pl --reasoning --explain on $ADDR"
 "$VENV/bin/schemathesis" run "http://$ADDR/openapi.json" \
   --checks all --max-examples 50 --seed 1 --request-timeout 20 --no-color
 stop_server

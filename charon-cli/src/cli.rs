@@ -23,14 +23,15 @@ pub struct Cli {
 enum Command {
     /// Serve the knowledge base as an HTTP/JSON API, with its OpenAPI 3.1 document at
     /// GET /openapi.json and a health route at GET /health. With --reasoning, also
-    /// POST /reason and POST /check-kb (the reasoning toolkit; no .pl file needed).
+    /// POST /reason, /diagnose, /what-if and /check-kb (the reasoning toolkit; no .pl
+    /// file needed).
     ///
     /// Example: charon http examples/meds.pl --port 8080
     /// Example: charon http --reasoning
     Http(HttpArgs),
     /// Serve the knowledge base as an MCP server: one tool per operation and the
     /// resource charon://source, over streamable HTTP at /mcp or over stdio. With
-    /// --reasoning, also the tools reason and check_kb (no .pl file needed).
+    /// --reasoning, also the tools reason, diagnose, what_if and check_kb (no .pl file needed).
     ///
     /// Example: charon mcp examples/meds.pl --stdio
     /// Example: charon mcp --reasoning --stdio
@@ -44,6 +45,21 @@ enum Command {
     ///
     /// Example: charon reason family.euclid 'ancestor(tom, $who)'
     Reason(crate::reason::ReasonArgs),
+    /// Explain a goal over Euclid-IR knowledge: why it holds (proofs), why not (the
+    /// premises that failed, traced through the search), or what facts would make it
+    /// hold (each proposal verified by re-running the query).
+    ///
+    /// Exit status: 0 diagnosed, 1 the knowledge or the query has an error.
+    ///
+    /// Example: charon diagnose family.euclid 'ancestor(tom, zed)' --mode why-not
+    /// Example: charon diagnose family.euclid 'mortal(plato)' --mode what-needs
+    Diagnose(crate::reason::DiagnoseArgs),
+    /// Compare a goal's answers before and after hypothetical changes (`+ fact` /
+    /// `- fact` lines in CHANGES): the counts and the solutions that appeared and
+    /// disappeared. A `-` that matches no fact is an error.
+    ///
+    /// Example: charon what-if rbac.euclid changes.txt 'user_has_permission($u, deploy)'
+    WhatIf(crate::reason::WhatIfArgs),
     /// Check Euclid-IR knowledge without running it: syntax, undefined predicates,
     /// arity mismatches, recursion through negation, duplicates, unsafe variables.
     /// Exit status: 0 no errors (warnings allowed), 1 errors.
@@ -137,13 +153,20 @@ struct HttpArgs {
     /// The knowledge base (a .pl file); may be left out with --reasoning.
     #[arg(required_unless_present = "reasoning")]
     kb: Option<PathBuf>,
-    /// Also serve the reasoning toolkit: POST /reason and POST /check-kb (Euclid-IR
+    /// Also serve the reasoning toolkit: POST /reason, /diagnose, /what-if, /check-kb (Euclid-IR
     /// knowledge in, answers with proof trees out), in the same OpenAPI document and
     /// under the same limits.
     ///
     /// Example: --reasoning
     #[arg(long)]
     reasoning: bool,
+    /// Also serve POST /explain: a read-only operation's answer with a proof tree
+    /// per solution (for the pure-Prolog subset the tracer follows). Off by default:
+    /// proofs show the clauses and facts behind an answer.
+    ///
+    /// Example: --explain
+    #[arg(long, requires = "kb")]
+    explain: bool,
     /// Address to bind. Anything but loopback makes the whole knowledge base queryable
     /// by anyone who can reach the port, unless a token is required (--token).
     ///
@@ -231,12 +254,19 @@ struct McpArgs {
     /// The knowledge base (a .pl file); may be left out with --reasoning.
     #[arg(required_unless_present = "reasoning")]
     kb: Option<PathBuf>,
-    /// Also serve the reasoning tools reason and check_kb (Euclid-IR knowledge in,
+    /// Also serve the reasoning tools reason, diagnose, what_if and check_kb (Euclid-IR knowledge in,
     /// answers with proof trees out), under the same limits.
     ///
     /// Example: --reasoning
     #[arg(long)]
     reasoning: bool,
+    /// Also serve the tool explain: a read-only tool's answer with a proof tree per
+    /// solution (for the pure-Prolog subset the tracer follows). Off by default:
+    /// proofs show the clauses and facts behind an answer.
+    ///
+    /// Example: --explain
+    #[arg(long, requires = "kb")]
+    explain: bool,
     /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
     ///
     /// Example: --stdio
@@ -413,6 +443,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Call(args) => Ok(call(args)),
         Command::Reason(args) => crate::reason::reason(args),
         Command::CheckKb(args) => crate::reason::check_kb(args),
+        Command::Diagnose(args) => crate::reason::diagnose(args),
+        Command::WhatIf(args) => crate::reason::what_if(args),
     }
 }
 
@@ -492,7 +524,8 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     let guard = args.guard.guard(&args.host)?;
     let options = charon::http::HttpOptions::default()
         .with_body_limit(args.body_limit)
-        .with_guard(guard.clone());
+        .with_guard(guard.clone())
+        .with_explain(args.explain);
     let app = match (kb, reasoner) {
         (Some(kb), Some(r)) => charon::http::router_with_reasoning(kb, r, options),
         (Some(kb), None) => charon::http::router_with(kb, options),
@@ -511,6 +544,11 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
         (Some(kb), None) => charon::mcp::McpServer::new(kb),
         (None, Some(r)) => charon::mcp::McpServer::reasoning(r),
         (None, None) => anyhow::bail!("give a knowledge base (.pl), or --reasoning"),
+    };
+    let server = if args.explain {
+        server.with_explain()
+    } else {
+        server
     };
     if args.stdio {
         let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -79,7 +79,10 @@ pub mod term;
 pub use cache::CacheStats;
 pub use charon_pldoc as pldoc;
 pub use engine::{EngineConfig, EngineError, EngineStats, Limits};
-pub use kb::{Answer, ArgumentError, Call, CallError, Effects, KnowledgeBase, LoadError, OpId};
+pub use kb::{
+    Answer, ArgumentError, Call, CallError, EXPLAIN_DEPTH, Effects, ExplainRequest, Explanation,
+    KnowledgeBase, LoadError, OpId, explain_input_schema, explain_output_schema,
+};
 pub use pldoc::{Operation, Report};
 
 /// The version of the embedded engine (the `scryer-prolog` crate Charon is built

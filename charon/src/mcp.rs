@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 
 use crate::pldoc::schema::{request_schema, response_schema};
 use crate::pldoc::{Method, Operation};
-use crate::reason::{ReasonRequest, Reasoner};
+use crate::reason::Reasoner;
 use crate::{CallError, KnowledgeBase};
 
 /// URI of the knowledge base's source.
@@ -40,6 +40,8 @@ pub struct McpServer {
     /// Whether `kb` is a knowledge base of the user's (with a source to show).
     has_source: bool,
     reasoner: Option<Arc<Reasoner>>,
+    /// Whether the tool `explain` is served.
+    explain: bool,
     tools: Arc<Vec<Tool>>,
 }
 
@@ -51,6 +53,7 @@ impl McpServer {
             kb,
             has_source: true,
             reasoner: None,
+            explain: false,
             tools: Arc::new(tools),
         }
     }
@@ -61,6 +64,7 @@ impl McpServer {
             kb: reasoner.runtime().clone(),
             has_source: false,
             reasoner: None,
+            explain: false,
             tools: Arc::new(Vec::new()),
         }
         .with_reasoner(reasoner)
@@ -87,6 +91,54 @@ impl McpServer {
         self
     }
 
+    /// This server with the tool `explain` added: a read-only operation's answer
+    /// with a proof tree per solution. An operation named `explain` is left out.
+    /// Off unless asked for: a proof shows the clauses and facts behind an answer.
+    pub fn with_explain(mut self) -> Self {
+        if !self.has_source || self.explain {
+            return self;
+        }
+        let mut tools: Vec<Tool> = self
+            .tools
+            .iter()
+            .filter(|t| {
+                let clash = t.name == "explain";
+                if clash {
+                    tracing::warn!(target: "charon::mcp", "the operation `explain` is left out: the explain tool takes its place");
+                }
+                !clash
+            })
+            .cloned()
+            .collect();
+        let names = self.kb.explainable();
+        let explainable: Vec<&crate::Operation> = self
+            .kb
+            .operations()
+            .iter()
+            .filter(|op| names.contains(&op.name.as_ref()))
+            .filter(|op| tools.iter().any(|t| t.name == op.name.as_ref()))
+            .collect();
+        let mut output = crate::explain_output_schema("#/$defs/proof");
+        output["$defs"] = json!({"proof": crate::reason::proof_node_schema("#/$defs/proof")});
+        tools.push(
+            Tool::new(
+                "explain",
+                "Call one of this server's read-only tools and explain the answer: the result (as the tool itself returns it) and one proof tree per solution, built by following the knowledge base's clauses (fact and rule nodes; builtin and negation nodes for the rest). Calls that reach a cut, if-then-else, findall, a database change or I/O cannot be explained and say so.",
+                object(crate::explain_input_schema(&explainable)),
+            )
+            .with_raw_output_schema(object(output))
+            .with_annotations(
+                ToolAnnotations::new()
+                    .read_only(true)
+                    .idempotent(true)
+                    .destructive(false),
+            ),
+        );
+        self.tools = Arc::new(tools);
+        self.explain = true;
+        self
+    }
+
     /// The tools, as `tools/list` returns them.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
@@ -102,6 +154,9 @@ impl McpServer {
             && crate::reason::TOOL_NAMES.contains(&name)
         {
             return Ok(reasoning_call(reasoner, name, args, arrived).await);
+        }
+        if self.explain && name == "explain" {
+            return Ok(self.explain_call(args, arrived).await);
         }
         let Some(id) = self.kb.resolve(name) else {
             return Err(McpError::invalid_params(
@@ -124,6 +179,40 @@ impl McpServer {
     }
 }
 
+impl McpServer {
+    async fn explain_call(&self, args: Value, arrived: std::time::Instant) -> CallToolResult {
+        let request: crate::ExplainRequest = match serde_json::from_value(args) {
+            Ok(r) => r,
+            Err(e) => {
+                return CallToolResult::error(vec![ContentBlock::text(format!(
+                    "explain: bad arguments: {e} (see the tool's inputSchema)"
+                ))]);
+            }
+        };
+        let reasoning_tool = self.reasoner.is_some()
+            && crate::reason::TOOL_NAMES.contains(&request.operation.as_str());
+        let listed = request.operation != "explain"
+            && !reasoning_tool
+            && self
+                .tools
+                .iter()
+                .any(|t| t.name == request.operation.as_str());
+        if !listed {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "explain: no tool named `{}` to explain; tools/list names them",
+                request.operation
+            ))]);
+        }
+        match self.kb.explain_request(&request, arrived).await {
+            Ok(explanation) => match serde_json::to_value(&explanation) {
+                Ok(value) => CallToolResult::structured(value),
+                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+            },
+            Err(e) => failure(&e),
+        }
+    }
+}
+
 /// A tool result with `isError: true` and a message saying what to do.
 fn failure(error: &CallError) -> CallToolResult {
     let hint = match error {
@@ -143,35 +232,25 @@ fn failure(error: &CallError) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(format!("{error}{hint}"))])
 }
 
-/// A call of `reason` or `check_kb`: the result is the structured content either
-/// way; `ok: false` also sets `isError`, with the message as text.
+/// A call of a reasoning tool: the result is the structured content either way;
+/// `ok: false` also sets `isError`, with the message as text.
 async fn reasoning_call(
     reasoner: &Arc<Reasoner>,
     name: &str,
     args: Value,
     arrived: std::time::Instant,
 ) -> CallToolResult {
-    let bad = |e: serde_json::Error| {
-        CallToolResult::error(vec![ContentBlock::text(format!(
-            "{name}: bad arguments: {e} (see the tool's inputSchema)"
-        ))])
+    let value = match reasoner
+        .call_tool(name, crate::reason::tools::ToolArgs::Json(args), arrived)
+        .await
+    {
+        Ok(value) => value,
+        Err(e) => {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "bad arguments: {e} (see the tool's inputSchema)"
+            ))]);
+        }
     };
-    let value = if name == "reason" {
-        let request: ReasonRequest = match serde_json::from_value(args) {
-            Ok(r) => r,
-            Err(e) => return bad(e),
-        };
-        serde_json::to_value(reasoner.reason_async(&request, arrived).await)
-    } else {
-        let args: crate::reason::CheckKbRequest = match serde_json::from_value(args) {
-            Ok(r) => r,
-            Err(e) => return bad(e),
-        };
-        serde_json::to_value(reasoner.check_kb_async(args.knowledge).await)
-    };
-    let value = value.unwrap_or_else(
-        |e| json!({"ok": false, "error": {"kind": "engine", "message": e.to_string()}}),
-    );
     if value["ok"] == Value::Bool(true) {
         CallToolResult::structured(value)
     } else {
@@ -179,30 +258,23 @@ async fn reasoning_call(
     }
 }
 
-/// The tools `reason` and `check_kb`.
+/// The reasoning tools, all read-only.
 fn reasoning_tools() -> Vec<Tool> {
     let annotations = ToolAnnotations::new()
         .read_only(true)
         .idempotent(true)
         .destructive(false);
-    let mut reason_out = crate::reason::reason_output_schema();
-    reason_out["type"] = json!("object");
-    vec![
-        Tool::new(
-            "reason",
-            "Prove a goal from facts and rules written in Euclid-IR, and return every solution with its proof tree (fact, rule, negation and comparison steps). Knowledge in, answers out: nothing is kept between calls. An empty solution list means the knowledge does not entail the goal (closed world), unless depth_exhausted is true. Failures come back as ok: false with a message saying what to fix.",
-            object(crate::reason::reason_input_schema()),
-        )
-        .with_raw_output_schema(object(reason_out))
-        .with_annotations(annotations.clone()),
-        Tool::new(
-            "check_kb",
-            "Check Euclid-IR knowledge without running it: syntax (with line and column), undefined predicates, arity mismatches, recursion through negation, duplicate facts and rules, unsafe and singleton variables.",
-            object(crate::reason::check_kb_input_schema()),
-        )
-        .with_raw_output_schema(object(crate::reason::check_kb_output_schema()))
-        .with_annotations(annotations),
-    ]
+    crate::reason::TOOLS
+        .iter()
+        .map(|tool| {
+            let mut output = (tool.output)();
+            // MCP wants an object schema at the top.
+            output["type"] = json!("object");
+            Tool::new(tool.name, tool.description, object((tool.input)()))
+                .with_raw_output_schema(object(output))
+                .with_annotations(annotations.clone())
+        })
+        .collect()
 }
 
 fn object(value: Value) -> Arc<JsonObject> {

@@ -8,6 +8,7 @@ mod cache; // the answer cache: what is cached, invalidation
 mod call; // charon call: typed flags, help, exit statuses
 mod cli; // the binary: check, exit codes, --help
 mod concurrency; // many threads, visibility and atomicity of changes
+mod diagnose; // the reasoning toolkit, part 2: diagnose, what_if, explain
 mod equivalence; // knowledge_base! and the binary: identical operations, OpenAPI, tools
 mod examples; // the example knowledge bases and the RBAC generator
 mod guard; // Host/Origin checks, CORS, the bearer token (HTTP and MCP over HTTP)

@@ -483,10 +483,10 @@ async fn async_calls_agree_with_blocking_ones() {
 // --- The surfaces: HTTP (router and binary), MCP over stdio, the command line ---
 
 /// `charon http --reasoning` (no knowledge base) on a free port; killed on drop.
-struct ReasoningServer(std::process::Child, u16);
+pub(crate) struct ReasoningServer(std::process::Child, pub(crate) u16);
 
 impl ReasoningServer {
-    fn start(args: &[&str]) -> ReasoningServer {
+    pub(crate) fn start(args: &[&str]) -> ReasoningServer {
         let port = free_port();
         let child = std::process::Command::new(charon_bin())
             .args([
@@ -512,7 +512,7 @@ impl ReasoningServer {
         panic!("charon http --reasoning did not come up");
     }
 
-    fn post(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+    pub(crate) fn post(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
         let (status, text) = http(self.1, "POST", path, Some(&body.to_string())).expect("answer");
         (status, serde_json::from_str(&text).expect("JSON body"))
     }
@@ -526,7 +526,11 @@ impl Drop for ReasoningServer {
 }
 
 /// Checks `body` against the 200 schema of `POST path` in the served document.
-fn valid_against_document(doc: &serde_json::Value, path: &str, body: &serde_json::Value) {
+pub(crate) fn valid_against_document(
+    doc: &serde_json::Value,
+    path: &str,
+    body: &serde_json::Value,
+) {
     let mut schema = doc["paths"][path]["post"]["responses"]["200"]["content"]["application/json"]
         ["schema"]
         .clone();
@@ -645,7 +649,7 @@ fn mcp_over_stdio_lists_and_runs_the_reasoning_tools() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["reason", "check_kb"]);
+    assert_eq!(names, ["reason", "diagnose", "what_if", "check_kb"]);
     s.call(
         2,
         "reason",

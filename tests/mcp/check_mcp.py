@@ -164,7 +164,7 @@ async def reasoning_suite(session, args):
     """The reasoning tools of `charon mcp --reasoning` (no knowledge base)."""
     await session.initialize()
     tools = {t.name: t for t in (await session.list_tools()).tools}
-    check("tools/list names reason and check_kb", sorted(tools) == ["check_kb", "reason"], str(sorted(tools)))
+    check("tools/list names the four reasoning tools", sorted(tools) == ["check_kb", "diagnose", "reason", "what_if"], str(sorted(tools)))
     check("reasoning tools are read-only", all(t.annotations and t.annotations.read_only_hint for t in tools.values()))
     # The SDK validates structuredContent against the tool's outputSchema itself.
     r = await session.call_tool("reason", {"knowledge": FAMILY, "query": "ancestor(tom, $who)"})
@@ -192,12 +192,73 @@ async def reasoning_suite(session, args):
     kinds = sorted({i["kind"] for i in (c.structured_content or {}).get("issues", [])})
     check("check_kb reports the negation cycle and the duplicate", c.structured_content and c.structured_content["valid"] is False
           and "negation_cycle" in kinds and "duplicate_fact" in kinds, str(c))
+    # diagnose: why_not traced two rule levels down, what_needs verified by re-running.
+    d = await session.call_tool("diagnose", {"knowledge": ACCESS, "query": "can_deploy(bob)", "mode": "why_not"})
+    t = (d.structured_content or {}).get("trace", {})
+    premise = t.get("attempts", [{}])[0].get("because", [{}])[0].get("attempts", [{}])[0].get("because", [{}])[0]
+    check("diagnose why_not names the premise that failed two rules down",
+          not d.is_error and d.structured_content["holds"] is False
+          and premise.get("goal") == "background_check(bob, passed)" and premise.get("reason") == "no_matching_fact", str(d))
+    u = await session.call_tool("diagnose", {"knowledge": "human(socrates)", "query": "mortal(plato)", "mode": "why_not"})
+    check("diagnose why_not calls out an undefined predicate",
+          (u.structured_content or {}).get("trace", {}).get("reason") == "undefined", str(u))
+    n = await session.call_tool("diagnose", {"knowledge": ACCESS, "query": "can_deploy(carol)", "mode": "what_needs"})
+    proposals = (n.structured_content or {}).get("proposals") or []
+    ok = bool(proposals)
+    for p in proposals:
+        added = ACCESS + "\n".join(p["facts"]) + "\n"
+        r = await session.call_tool("reason", {"knowledge": added, "query": "can_deploy(carol)"})
+        ok = ok and (r.structured_content or {}).get("solution_count", 0) > 0
+    check("diagnose what_needs proposes facts that make the goal hold (re-run)", ok, str(n))
+    w = await session.call_tool("what_if", {"base_knowledge": ACCESS, "modifications": "+ tenure(dave, 5)\n- engineer(bob)", "query": "engineer($u) AND background_check($u, passed)"})
+    wc = w.structured_content or {}
+    check("what_if reports the counts and what appeared and disappeared",
+          not w.is_error and wc.get("before_count") == 2 and wc.get("after_count") == 2
+          and wc.get("appeared") == [] and wc.get("disappeared") == [], str(w))
+    w = await session.call_tool("what_if", {"base_knowledge": ACCESS, "modifications": "+ engineer(erin)\n+ background_check(erin, passed)", "query": "engineer($u) AND background_check($u, passed)"})
+    wc = w.structured_content or {}
+    check("what_if lists a solution that appeared", wc.get("after_count") == 3 and wc.get("appeared") == [{"u": "erin"}], str(w))
+    m = await session.call_tool("what_if", {"base_knowledge": ACCESS, "modifications": "- engineer(zed)", "query": "engineer($u)"})
+    check("what_if refuses to remove a fact that is not there", m.is_error and m.structured_content["ok"] is False
+          and m.structured_content["error"].get("line") == 1, str(m))
+
+
+ACCESS = """engineer(alice)
+engineer(bob)
+engineer(dave)
+background_check(alice, passed)
+background_check(bob, pending)
+background_check(dave, passed)
+suspended(alice)
+tenure(dave, 2)
+can_deploy($u) IF engineer($u) AND cleared($u)
+cleared($u) IF background_check($u, passed) AND NOT suspended($u) AND senior($u)
+senior($u) IF tenure($u, $y) AND $y >= 3
+"""
+
+
+async def explain_suite(session, args):
+    """`charon mcp examples/rbac.pl --explain`: a call's answer with its proof tree."""
+    await session.initialize()
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    check("tools/list has explain, read-only", "explain" in tools and tools["explain"].annotations.read_only_hint, str(sorted(tools)))
+    plain = await session.call_tool("get_user_has_permission", {"User": "user_0006", "Perm": "merge"})
+    e = await session.call_tool("explain", {"operation": "get_user_has_permission", "arguments": {"User": "user_0006", "Perm": "merge"}})
+    ec = e.structured_content or {}
+    def leaves(n):
+        return [n] if not n.get("children") else [l for c in n["children"] for l in leaves(c)]
+    check("explain gives the plain answer and a proof tree ending in facts",
+          not e.is_error and ec.get("result") == (plain.structured_content or {}).get("result") is True
+          and len(ec.get("proofs", [])) == 1 and all(l["kind"] in ("fact", "builtin") for l in leaves(ec["proofs"][0])), str(e))
+    f = await session.call_tool("explain", {"operation": "users_with_permission", "arguments": {"Perm": "deploy"}})
+    check("explain refuses findall, naming it", f.is_error and "findall" in f.content[0].text, str(f))
 
 
 async def run(args):
     suites = [("types", [str(args.root / "tests/kbs/types.pl")], types_suite),
               ("library", [str(args.root / "examples/library.pl")], library_suite),
-              ("reasoning", ["--reasoning"], reasoning_suite)]
+              ("reasoning", ["--reasoning"], reasoning_suite),
+              ("explain", [str(args.root / "examples/rbac.pl"), "--explain"], explain_suite)]
     for label, served, suite in suites:
         args.kb = served[0]
         print(f"# {args.transport}: {label} ({' '.join(served)})", flush=True)

@@ -31,7 +31,7 @@ pub use guard::{Guard, MAX_HEAD_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use problem::{PROBLEM_JSON, Problem};
 
 use crate::pldoc::{Method, Operation};
-use crate::reason::{ReasonRequest, Reasoner};
+use crate::reason::Reasoner;
 use crate::{KnowledgeBase, OpId};
 
 /// Settings of the HTTP surface. (How many calls may wait for the engine is the
@@ -45,6 +45,10 @@ pub struct HttpOptions {
     /// Who may call: accepted hosts and origins, a token, CORS (default: loopback
     /// names only, no token, no CORS).
     pub guard: Guard,
+    /// Serve `POST /explain` (a call's answer with its proof trees). Off by
+    /// default: a proof shows the clauses and facts behind an answer, which an API
+    /// of its operations alone does not.
+    pub explain: bool,
 }
 
 impl Default for HttpOptions {
@@ -52,6 +56,7 @@ impl Default for HttpOptions {
         HttpOptions {
             body_limit: 1 << 20,
             guard: Guard::default(),
+            explain: false,
         }
     }
 }
@@ -60,6 +65,12 @@ impl HttpOptions {
     /// These options with another body limit.
     pub fn with_body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
+        self
+    }
+
+    /// These options with `POST /explain` served (or not).
+    pub fn with_explain(mut self, explain: bool) -> Self {
+        self.explain = explain;
         self
     }
 
@@ -126,8 +137,10 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
         kb.title()
     };
     let with_reasoning = reasoner.is_some();
+    let explain = options.explain && !alone;
     let shadowed = move |op: &Operation| {
-        with_reasoning && crate::reason::TOOL_NAMES.contains(&op.name.as_ref())
+        (with_reasoning && crate::reason::TOOL_NAMES.contains(&op.name.as_ref()))
+            || (explain && op.name.as_ref() == "explain")
     };
     let operations: Vec<Operation> = kb
         .operations()
@@ -143,6 +156,14 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
     let mut openapi = openapi::document(&title, &operations);
     if reasoner.is_some() {
         openapi::add_reasoning(&mut openapi);
+    }
+    if explain {
+        let names = kb.explainable();
+        let explainable: Vec<&Operation> = operations
+            .iter()
+            .filter(|op| names.contains(&op.name.as_ref()))
+            .collect();
+        openapi::add_explain(&mut openapi, &explainable);
     }
     if options.guard.requires_token() {
         openapi::require_token(&mut openapi);
@@ -169,13 +190,20 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
         );
     }
     if app.reasoner.is_some() {
-        for (path, tool) in [("/reason", "reason"), ("/check-kb", "check_kb")] {
+        for tool in &crate::reason::TOOLS {
             let app = app.clone();
             router = router.route(
-                path,
-                any(move |req: Request| reasoning(app.clone(), tool, req)),
+                tool.path,
+                any(move |req: Request| reasoning(app.clone(), tool.name, req)),
             );
         }
+    }
+    if explain {
+        let app = app.clone();
+        router = router.route(
+            "/explain",
+            any(move |req: Request| explain_call(app.clone(), req)),
+        );
     }
     let docs = app.clone();
     let health = app.clone();
@@ -354,7 +382,7 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Pro
         .map_err(|e| Problem::from_call(&e))
 }
 
-/// `POST /reason` and `POST /check-kb`: the tool's result as JSON, `ok: false`
+/// `POST /reason`, `/diagnose`, `/what-if`, `/check-kb`: the tool's result as JSON, `ok: false`
 /// included; problem details for what is wrong with the request itself (and 503
 /// when the engine is full, as for operations).
 async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response {
@@ -381,24 +409,17 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
         }
         Err(p) => return p.into_response(),
     };
-    let bad = |e: serde_json::Error| {
-        Problem::bad_arguments(tool, None, format!("{tool}: {e} (see /openapi.json)"))
-            .into_response()
-    };
-    if tool == "check_kb" {
-        return match serde_json::from_slice::<crate::reason::CheckKbRequest>(&body) {
-            Ok(args) => axum::Json(reasoner.check_kb_async(args.knowledge).await).into_response(),
-            Err(e) => bad(e),
-        };
-    }
-    let request: ReasonRequest = match serde_json::from_slice(&body) {
-        Ok(r) => r,
-        Err(e) => return bad(e),
-    };
-    let result = reasoner.reason_async(&request, arrived).await;
-    if let crate::reason::ReasonResult::Failed(f) = &result
-        && f.error.kind == crate::reason::FailureKind::Overloaded
+    let result = match reasoner
+        .call_tool(tool, crate::reason::tools::ToolArgs::Bytes(&body), arrived)
+        .await
     {
+        Ok(result) => result,
+        Err(e) => {
+            return Problem::bad_arguments(tool, None, format!("{e} (see /openapi.json)"))
+                .into_response();
+        }
+    };
+    if result["error"]["kind"] == "overloaded" {
         return Problem::from_call(&crate::CallError::Overloaded {
             operation: tool.into(),
             limit: reasoner.engine_config().max_pending,
@@ -406,6 +427,58 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
         .into_response();
     }
     axum::Json(result).into_response()
+}
+
+/// `POST /explain`: an operation's answer with a proof tree per solution.
+async fn explain_call(app: Arc<App>, req: Request) -> Response {
+    let arrived = std::time::Instant::now();
+    if req.method() != HttpMethod::POST {
+        return Problem::method_not_allowed(req.uri().path(), req.method().as_str(), "POST")
+            .into_response();
+    }
+    let (parts, body) = req.into_parts();
+    let body = match read_body(&app, "explain", &parts.headers, body).await {
+        Ok(Some(body)) => body,
+        Ok(None) => {
+            return Problem::bad_arguments(
+                "explain",
+                Some("operation"),
+                "explain: the body is a JSON object naming the operation and its arguments (see /openapi.json)".into(),
+            )
+            .into_response();
+        }
+        Err(p) => return p.into_response(),
+    };
+    let request: crate::ExplainRequest = match serde_json::from_value(body) {
+        Ok(r) => r,
+        Err(e) => {
+            return Problem::bad_arguments(
+                "explain",
+                None,
+                format!("explain: {e} (see /openapi.json)"),
+            )
+            .into_response();
+        }
+    };
+    let known = app.kb.resolve(&request.operation).is_some()
+        && !(app.reasoner.is_some()
+            && crate::reason::TOOL_NAMES.contains(&request.operation.as_str()))
+        && request.operation != "explain";
+    if !known {
+        return Problem::bad_arguments(
+            "explain",
+            Some("operation"),
+            format!(
+                "explain: no operation named `{}` (see /openapi.json for the names)",
+                request.operation
+            ),
+        )
+        .into_response();
+    }
+    match app.kb.explain_request(&request, arrived).await {
+        Ok(explanation) => axum::Json(explanation).into_response(),
+        Err(e) => Problem::from_call(&e).into_response(),
+    }
 }
 
 /// The JSON body, if there is one (an empty body is no body).

@@ -123,50 +123,64 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
     })
 }
 
-/// Adds the reasoning tools' routes (`POST /reason`, `POST /check-kb`) and their
-/// schemas: the same ones the MCP tools declare.
+/// Adds the reasoning tools' routes (`POST /reason`, `/diagnose`, `/what-if`,
+/// `/check-kb`) and their schemas: the same ones the MCP tools declare.
 pub fn add_reasoning(doc: &mut Value) {
-    use crate::reason::{check_kb_input_schema, check_kb_output_schema, reason_input_schema};
-    let proof_ref = "#/components/schemas/EuclidProofNode";
-    doc["components"]["schemas"]["EuclidProofNode"] = crate::reason::proof_node_schema(proof_ref);
-    let post = |id: &str, summary: &str, description: &str, input: Value, output: Value| {
+    for (name, schema) in crate::reason::tools::document_components() {
+        doc["components"]["schemas"][name] = schema;
+    }
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for tool in &crate::reason::TOOLS {
+        paths.insert(
+            tool.path.into(),
+            json!({"post": {
+                "operationId": tool.name,
+                "summary": tool.summary,
+                "description": tool.description,
+                "requestBody": {"required": true, "content": {"application/json": {"schema": (tool.input)()}}},
+                "responses": {
+                    "200": {"description": "The result: `ok: true`, or `ok: false` with an error saying what to fix (parse errors with line and column, limits hit).", "content": {"application/json": {"schema": (tool.output_in_document)()}}},
+                    "400": problem_response("The body is not the tool's input (not JSON, a missing or unknown field, a wrong type)."),
+                    "405": problem_response("Only POST is served here."),
+                    "413": problem_response("The request body is over the size limit."),
+                    "415": problem_response("The request body is not JSON."),
+                    "503": problem_response("Too many calls are waiting for the engine."),
+                },
+            }}),
+        );
+    }
+}
+
+/// Adds `POST /explain`: a call of one of `operations` with its proof trees.
+pub fn add_explain(doc: &mut Value, operations: &[&Operation]) {
+    let (name, schema) = crate::reason::tools::document_components()[0].clone();
+    doc["components"]["schemas"][name] = schema;
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    paths.insert(
+        "/explain".into(),
         json!({"post": {
-            "operationId": id,
-            "summary": summary,
-            "description": description,
-            "requestBody": {"required": true, "content": {"application/json": {"schema": input}}},
+            "operationId": "explain",
+            "summary": "Call an operation and explain its answer with proof trees",
+            "description": "Runs a read-only operation through the tracer: the answer (exactly as the operation's own route gives it) and one proof tree per solution. The tracer follows the knowledge base's own clauses, conjunctions, \\+, once/1 and side-effect-free built-ins; a call that reaches anything else (cut, if-then-else, findall, a database change, I/O) is refused with 422 not-traceable.",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": crate::explain_input_schema(operations)}}},
             "responses": {
-                "200": {"description": "The result: `ok: true`, or `ok: false` with an error saying what to fix (parse errors with line and column, limits hit).", "content": {"application/json": {"schema": output}}},
-                "400": problem_response("The body is not the tool's input (not JSON, a missing or unknown field, a wrong type)."),
+                "200": {"description": "The answer and its proofs.", "content": {"application/json": {"schema": crate::explain_output_schema(crate::reason::tools::PROOF_REF)}}},
+                "400": problem_response("The body is not explain's input, or the operation's arguments are wrong."),
+                "404": problem_response("A det operation has no answer for these arguments."),
                 "405": problem_response("Only POST is served here."),
                 "413": problem_response("The request body is over the size limit."),
                 "415": problem_response("The request body is not JSON."),
+                "422": problem_response("The call cannot be explained (not-traceable), raised an exception, or hit a limit."),
+                "500": problem_response("The engine failed, or the answer does not fit its declared type."),
                 "503": problem_response("Too many calls are waiting for the engine."),
+                "504": problem_response("The call ran out of time."),
             },
-        }})
-    };
-    if let Some(paths) = doc["paths"].as_object_mut() {
-        paths.insert(
-            "/reason".into(),
-            post(
-                "reason",
-                "Prove a goal from Euclid-IR facts and rules, with a proof tree per solution",
-                "Knowledge in, answers out (nothing is kept between calls). Solutions are merged by their bindings and sorted; `truncated` says more exist than were returned, `depth_exhausted` that the search was cut at max_depth.",
-                reason_input_schema(),
-                crate::reason::reason_output_schema_at(proof_ref),
-            ),
-        );
-        paths.insert(
-            "/check-kb".into(),
-            post(
-                "check_kb",
-                "Check Euclid-IR knowledge without running it",
-                "Syntax (with line and column), undefined predicates, arity mismatches, recursion through negation, duplicate facts and rules, unsafe and singleton variables.",
-                check_kb_input_schema(),
-                check_kb_output_schema(),
-            ),
-        );
-    }
+        }}),
+    );
 }
 
 /// Declares the bearer token a server requires ([`super::Guard::with_token`]): the

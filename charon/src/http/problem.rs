@@ -208,6 +208,14 @@ impl Problem {
                 );
                 Problem::of(kind, detail).with("operation", operation)
             }
+            CallError::NotTraceable { operation, .. } => {
+                let kind = (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "not-traceable",
+                    "Call cannot be explained",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
             CallError::TimeLimit { operation, .. } => {
                 let kind = (
                     StatusCode::GATEWAY_TIMEOUT,

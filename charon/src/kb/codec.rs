@@ -37,6 +37,19 @@ pub(crate) fn build_query(
     inferences: u64,
     solutions: usize,
 ) -> Result<String, ArgumentError> {
+    let (goal, template) = goal_and_template(op, inputs)?;
+    Ok(if op.determinism.is_many() {
+        format!("'$charon_all'({template},{goal},{inferences},{solutions},R).")
+    } else {
+        format!("'$charon_once'({template},{goal},{inferences},R).")
+    })
+}
+
+/// The goal of a call, `name(…)`, and the template of its outputs, `sol(O…)`.
+pub(crate) fn goal_and_template(
+    op: &Operation,
+    inputs: &[&Value],
+) -> Result<(String, String), ArgumentError> {
     let mut inputs = inputs.iter();
     let mut goal = term::GoalText::default();
     term::write_atom(&mut goal.text, &op.name);
@@ -71,11 +84,7 @@ pub(crate) fn build_query(
     if outputs > 0 {
         template.push(')');
     }
-    Ok(if op.determinism.is_many() {
-        format!("'$charon_all'({template},{goal},{inferences},{solutions},R).")
-    } else {
-        format!("'$charon_once'({template},{goal},{inferences},R).")
-    })
+    Ok((goal, template))
 }
 
 /// Shapes a decoded outcome by the declared determinism: one solution or an array.

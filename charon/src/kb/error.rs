@@ -181,6 +181,15 @@ pub enum CallError {
         /// What serde said.
         message: String,
     },
+    /// The call cannot be explained: it uses Prolog the tracer does not follow
+    /// (or it changes the database), or its proof is deeper than the tracer goes.
+    #[error("{operation} cannot be explained: {reason}")]
+    NotTraceable {
+        /// The operation.
+        operation: String,
+        /// Why, and what to do.
+        reason: String,
+    },
     /// The engine process stopped during the call (memory, stack, panic).
     #[error("{operation}: {error}")]
     Engine {

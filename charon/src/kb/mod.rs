@@ -9,12 +9,16 @@
 mod call;
 mod codec;
 mod error;
+mod explain;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
 
 pub use call::{Answer, Call, OpId};
 pub use error::{ArgumentError, CallError, LoadError};
+pub use explain::{
+    EXPLAIN_DEPTH, ExplainRequest, Explanation, explain_input_schema, explain_output_schema,
+};
 
 use crate::analysis::{self, Verdict};
 use crate::cache::AnswerCache;
@@ -82,6 +86,8 @@ pub struct KnowledgeBase {
     pending: AtomicUsize,
     /// Tells this knowledge base's [`OpId`]s from another's.
     serial: u64,
+    /// The operations the tracer can explain (see `explain`), found on first use.
+    traceable: std::sync::OnceLock<Vec<String>>,
     engine: Engine,
     /// The private directory holding source text that came from memory (removed on
     /// drop, after the engine).
@@ -226,6 +232,7 @@ impl KnowledgeBase {
                 static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
+            traceable: std::sync::OnceLock::new(),
             engine,
             _temp: temp,
         })

@@ -41,10 +41,14 @@
 
 pub mod ast;
 mod check;
+mod diagnose;
 mod lower;
 mod parse;
 mod proof;
 mod schema;
+mod subst;
+pub(crate) mod tools;
+mod what_if;
 mod yaml;
 
 use std::sync::Arc;
@@ -54,12 +58,19 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 pub use check::{Issue, Severity, check};
+pub use diagnose::{
+    Attempt, DiagnoseMode, DiagnoseRequest, DiagnoseResult, Diagnosis, FailReason, FailedGoal,
+    Proposal,
+};
 pub use parse::{ParseError, parse_query, parse_text};
 pub use proof::{ProofKind, ProofNode, Solution};
+pub(crate) use schema::proof_node_schema;
 pub use schema::{
-    check_kb_input_schema, check_kb_output_schema, reason_input_schema, reason_output_schema,
+    check_kb_input_schema, check_kb_output_schema, diagnose_input_schema, diagnose_output_schema,
+    reason_input_schema, reason_output_schema, what_if_input_schema, what_if_output_schema,
 };
-pub(crate) use schema::{proof_node_schema, reason_output_schema_at};
+pub use tools::{TOOLS, ToolSpec};
+pub use what_if::{Change, ChangeAction, WhatIf, WhatIfRequest, WhatIfResult};
 pub use yaml::{looks_like_yaml, parse_yaml};
 
 use crate::cache::AnswerCache;
@@ -70,8 +81,9 @@ use ast::{Program, Query};
 
 const RUNTIME: &str = include_str!("runtime.pl");
 
-/// The names of the reasoning tools (MCP tools; HTTP routes `/reason`, `/check-kb`).
-pub const TOOL_NAMES: [&str; 2] = ["reason", "check_kb"];
+/// The names of the reasoning tools (MCP tools; HTTP routes `/reason`,
+/// `/diagnose`, `/what-if`, `/check-kb`).
+pub const TOOL_NAMES: [&str; 4] = ["reason", "diagnose", "what_if", "check_kb"];
 
 /// Parses knowledge in either form: YAML when it looks like it (see
 /// [`yaml::looks_like_yaml`]), the text form otherwise.
@@ -345,10 +357,15 @@ impl Failure {
     }
 
     fn result(self) -> ReasonResult {
-        ReasonResult::Failed(Failed {
+        ReasonResult::Failed(self.failed())
+    }
+
+    /// The `ok: false` body of this failure.
+    fn failed(self) -> Failed {
+        Failed {
             ok: false,
             error: self,
-        })
+        }
     }
 }
 
@@ -437,10 +454,12 @@ impl crate::cache::Weigh for CachedResult {
 }
 
 /// Knowledge parsed and lowered, ready for the engine's workers.
-struct Compiled {
+pub(crate) struct Compiled {
     /// Names every predicate of this program (and nothing else).
     prefix: String,
     program: Program,
+    /// Clauses from here on were added by a tool (what_if, what_needs).
+    base: usize,
     /// Each clause's named variables.
     vars: Vec<Vec<String>>,
     /// The lowered program: one Prolog term, sent to a worker that has not loaded it.
@@ -479,6 +498,14 @@ impl std::fmt::Debug for Reasoner {
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
+}
+
+/// The limits of one search.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub max_solutions: usize,
+    pub max_depth: u32,
+    pub max_proofs: usize,
 }
 
 /// A request checked and compiled, ready for the engine.
@@ -553,15 +580,34 @@ impl Reasoner {
 
     /// Answers a question, blocking the thread.
     pub fn reason(&self, request: &ReasonRequest) -> ReasonResult {
-        let prepared = match self.prepare(request) {
-            Ok(p) => p,
-            Err(done) => return done,
-        };
-        let outcome = match self.runtime.run_read(prepared.query(false), "reason") {
-            Ok(run) if needs_program(&run) => self.runtime.run_read(prepared.query(true), "reason"),
+        match self.prepare(request) {
+            Ok(prepared) => self.run(prepared, "reason"),
+            Err(done) => done,
+        }
+    }
+
+    /// Runs a prepared question on the engine, blocking the thread.
+    fn run(&self, prepared: Prepared, tool: &str) -> ReasonResult {
+        let outcome = match self.runtime.run_read(prepared.query(false), tool) {
+            Ok(run) if needs_program(&run) => self.runtime.run_read(prepared.query(true), tool),
             other => other,
         };
         self.finish(prepared, outcome)
+    }
+
+    /// Answers `query` over compiled knowledge, blocking the thread (the other
+    /// tools ask their questions through this).
+    pub(crate) fn solve(
+        &self,
+        compiled: &Arc<Compiled>,
+        query: Query,
+        limits: &Limits,
+        tool: &str,
+    ) -> ReasonResult {
+        match self.prepare_query(Arc::clone(compiled), query, limits) {
+            Ok(prepared) => self.run(prepared, tool),
+            Err(done) => done,
+        }
     }
 
     /// Answers a question from async code; the time limit runs from `arrived`.
@@ -610,46 +656,75 @@ impl Reasoner {
         }
     }
 
-    /// Everything before the engine: limits, parsing (or the compiled program kept
-    /// from before), the query, the result cache. `Err` is a finished result.
-    fn prepare(&self, request: &ReasonRequest) -> Result<Prepared, ReasonResult> {
-        let max_solutions = request.max_solutions.unwrap_or(self.config.max_solutions);
-        let max_depth = request.max_depth.unwrap_or(self.config.max_depth);
-        let max_proofs = request.max_proofs.unwrap_or(self.config.max_proofs);
-        if max_depth > self.config.max_depth_limit {
+    /// The limits of a request, checked against the configuration.
+    fn limits(
+        &self,
+        max_solutions: Option<usize>,
+        max_depth: Option<u32>,
+        max_proofs: Option<usize>,
+    ) -> Result<Limits, Failure> {
+        let limits = Limits {
+            max_solutions: max_solutions.unwrap_or(self.config.max_solutions),
+            max_depth: max_depth.unwrap_or(self.config.max_depth),
+            max_proofs: max_proofs.unwrap_or(self.config.max_proofs),
+        };
+        if limits.max_depth > self.config.max_depth_limit {
             return Err(Failure::new(
                 FailureKind::InvalidRequest,
                 format!(
-                    "max_depth is {max_depth}, over the limit of {}: rules deeper than that are better split, or the search is looping (left recursion)",
-                    self.config.max_depth_limit
+                    "max_depth is {}, over the limit of {}: rules deeper than that are better split, or the search is looping (left recursion)",
+                    limits.max_depth, self.config.max_depth_limit
                 ),
-            )
-            .result());
+            ));
         }
-        let compiled = self.compile(&request.knowledge).map_err(Failure::result)?;
-        let query = match &request.query {
-            Some(text) => parse_query(text).map_err(|e| Failure::parse(e, "query").result())?,
+        Ok(limits)
+    }
+
+    /// The query of a request: its own, or the knowledge's single `? query`.
+    fn request_query(compiled: &Compiled, text: Option<&str>) -> Result<Query, Failure> {
+        match text {
+            Some(text) => parse_query(text).map_err(|e| Failure::parse(e, "query")),
             None => match &compiled.program.queries[..] {
-                [one] => one.clone(),
-                [] => {
-                    return Err(Failure::new(
-                        FailureKind::InvalidQuery,
-                        "no query: give one (e.g. ancestor(tom, $who)) or put a `? …` line in the knowledge",
-                    )
-                    .result());
-                }
-                many => {
-                    return Err(Failure::new(
-                        FailureKind::InvalidQuery,
-                        format!(
-                            "the knowledge holds {} queries: give the one to answer as the query",
-                            many.len()
-                        ),
-                    )
-                    .result());
-                }
+                [one] => Ok(one.clone()),
+                [] => Err(Failure::new(
+                    FailureKind::InvalidQuery,
+                    "no query: give one (e.g. ancestor(tom, $who)) or put a `? …` line in the knowledge",
+                )),
+                many => Err(Failure::new(
+                    FailureKind::InvalidQuery,
+                    format!(
+                        "the knowledge holds {} queries: give the one to answer as the query",
+                        many.len()
+                    ),
+                )),
             },
-        };
+        }
+    }
+
+    /// Everything before the engine: limits, parsing (or the compiled program kept
+    /// from before), the query, the result cache. `Err` is a finished result.
+    fn prepare(&self, request: &ReasonRequest) -> Result<Prepared, ReasonResult> {
+        let limits = self
+            .limits(request.max_solutions, request.max_depth, request.max_proofs)
+            .map_err(Failure::result)?;
+        let compiled = self.compile(&request.knowledge).map_err(Failure::result)?;
+        let query =
+            Self::request_query(&compiled, request.query.as_deref()).map_err(Failure::result)?;
+        self.prepare_query(compiled, query, &limits)
+    }
+
+    /// [`prepare`](Self::prepare) for a query already parsed.
+    fn prepare_query(
+        &self,
+        compiled: Arc<Compiled>,
+        query: Query,
+        limits: &Limits,
+    ) -> Result<Prepared, ReasonResult> {
+        let Limits {
+            max_solutions,
+            max_depth,
+            max_proofs,
+        } = *limits;
         let mut issues = Vec::new();
         check::variables(&[], &query.body, query.pos, false, &mut issues);
         if let Some(issue) = issues.iter().find(|i| i.severity == Severity::Error) {
@@ -755,6 +830,21 @@ impl Reasoner {
             return Ok(found);
         }
         let program = parse_knowledge(knowledge).map_err(|e| Failure::parse(e, "knowledge"))?;
+        let base = program.clauses.len();
+        Ok(self.compile_program(knowledge.to_string(), program, base))
+    }
+
+    /// Compiles a program (kept under `key`); clauses from `base` on are not the
+    /// knowledge's own (facts a tool added), and their proofs carry no line.
+    pub(crate) fn compile_program(
+        &self,
+        key: String,
+        program: Program,
+        base: usize,
+    ) -> Arc<Compiled> {
+        if let Some(found) = self.programs.get(&key) {
+            return found;
+        }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let prefix = format!("e{id}:");
         let issues = check(&program);
@@ -800,14 +890,14 @@ impl Reasoner {
         let compiled = Arc::new(Compiled {
             prefix,
             program,
+            base,
             vars,
             text,
             notes,
             table,
         });
-        self.programs
-            .insert(knowledge.to_string(), Arc::clone(&compiled));
-        Ok(compiled)
+        self.programs.insert(key, Arc::clone(&compiled));
+        compiled
     }
 
     /// Shapes the engine's outcome into the result (and caches it).
@@ -887,6 +977,7 @@ impl Reasoner {
         let renderer = proof::Renderer {
             program: &compiled.program,
             vars: &compiled.vars,
+            base: compiled.base,
         };
         let mut solutions = proof::solutions(
             &renderer,
@@ -963,6 +1054,17 @@ async fn off_thread<T: Send + 'static>(
             .await
             .map_err(|e| format!("the work's thread failed: {e}")),
         Err(_) => Ok(work()),
+    }
+}
+
+/// [`off_thread`], with a failed thread shaped as a result by `failed`.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+    failed: impl FnOnce(Failed) -> T,
+) -> T {
+    match off_thread(work).await {
+        Ok(result) => result,
+        Err(why) => failed(Failure::new(FailureKind::Engine, why).failed()),
     }
 }
 

@@ -27,6 +27,8 @@ pub enum ProofKind {
     Comparison,
     /// The query itself, when it has several goals: its children are theirs.
     Query,
+    /// A built-in that held (explanations of a `.pl` knowledge base's calls).
+    Builtin,
 }
 
 /// One node of a proof tree.
@@ -155,6 +157,9 @@ pub(crate) struct Renderer<'a> {
     pub program: &'a Program,
     /// Each clause's named variables (see `lower::clause_vars`).
     pub vars: &'a [Vec<String>],
+    /// Clauses from here on were added by a tool, not written in the knowledge:
+    /// their nodes have no line.
+    pub base: usize,
 }
 
 impl Renderer<'_> {
@@ -165,7 +170,7 @@ impl Renderer<'_> {
                 Ok(ProofNode {
                     kind: ProofKind::Fact,
                     goal: self.program.clauses[clause].head.to_string(),
-                    line: Some(self.program.clauses[clause].pos.line),
+                    line: (clause < self.base).then(|| self.program.clauses[clause].pos.line),
                     children: Vec::new(),
                 })
             }
@@ -184,7 +189,7 @@ impl Renderer<'_> {
                 Ok(ProofNode {
                     kind: ProofKind::Rule,
                     goal: atom_text(&clause.head, &env),
-                    line: Some(clause.pos.line),
+                    line: (index < self.base).then_some(clause.pos.line),
                     children,
                 })
             }

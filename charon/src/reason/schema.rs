@@ -18,7 +18,7 @@ fn failure() -> Value {
             "line": {"type": "integer", "minimum": 1},
             "column": {"type": "integer", "minimum": 1},
             "construct": {"type": "string", "description": "The construct outside the grammar (kind unsupported)."},
-            "source": {"type": "string", "enum": ["knowledge", "query"]}
+            "source": {"type": "string", "enum": ["knowledge", "query", "modifications"]}
         },
         "additionalProperties": false
     })
@@ -41,7 +41,7 @@ fn proof_node(proof_ref: &str) -> Value {
         "type": "object",
         "required": ["kind", "goal"],
         "properties": {
-            "kind": {"type": "string", "enum": ["fact", "rule", "negation", "comparison", "query"]},
+            "kind": {"type": "string", "enum": ["fact", "rule", "negation", "comparison", "query", "builtin"]},
             "goal": {"type": "string", "description": "The goal proved, with its values, in Euclid-IR."},
             "line": {"type": "integer", "minimum": 1, "description": "Line of the fact or rule used."},
             "children": {"type": "array", "items": {"$ref": proof_ref}}
@@ -86,35 +86,202 @@ pub(crate) fn proof_node_schema(proof_ref: &str) -> Value {
 
 /// The result of `reason`, with proof nodes referred to at `proof_ref`.
 pub(crate) fn reason_output_schema_at(proof_ref: &str) -> Value {
-    json!({
-        "oneOf": [
-            {
+    json!({"oneOf": [answers(proof_ref), failed()]})
+}
+
+/// A `count` field of a request: a whole number, or null for the default.
+fn count(description: &str) -> Value {
+    json!({"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295_u64, "description": description})
+}
+
+fn bindings() -> Value {
+    json!({"type": "object", "additionalProperties": {"type": ["string", "number", "null"]}})
+}
+
+/// The answers of a search (`reason`'s result when ok).
+fn answers(proof_ref: &str) -> Value {
+    json!(            {
+        "type": "object",
+        "required": ["ok", "query", "variables", "solutions", "solution_count", "truncated", "depth_exhausted", "warnings"],
+        "properties": {
+            "ok": {"const": true},
+            "query": {"type": "string"},
+            "variables": {"type": "array", "items": {"type": "string"}},
+            "solutions": {"type": "array", "items": {
                 "type": "object",
-                "required": ["ok", "query", "variables", "solutions", "solution_count", "truncated", "depth_exhausted", "warnings"],
+                "required": ["bindings", "proof_count", "proofs"],
                 "properties": {
-                    "ok": {"const": true},
-                    "query": {"type": "string"},
-                    "variables": {"type": "array", "items": {"type": "string"}},
-                    "solutions": {"type": "array", "items": {
-                        "type": "object",
-                        "required": ["bindings", "proof_count", "proofs"],
-                        "properties": {
-                            "bindings": {"type": "object", "additionalProperties": {"type": ["string", "number", "null"]}},
-                            "proof_count": {"type": "integer", "minimum": 1},
-                            "proofs": {"type": "array", "items": {"$ref": proof_ref}}
-                        },
-                        "additionalProperties": false
-                    }},
-                    "solution_count": {"type": "integer", "minimum": 0},
-                    "truncated": {"type": "boolean"},
-                    "depth_exhausted": {"type": "boolean"},
-                    "warnings": {"type": "array", "items": {"type": "string"}}
+                    "bindings": bindings(),
+                    "proof_count": {"type": "integer", "minimum": 1},
+                    "proofs": {"type": "array", "items": {"$ref": proof_ref}}
                 },
                 "additionalProperties": false
-            },
-            failed()
-        ]
+            }},
+            "solution_count": {"type": "integer", "minimum": 0},
+            "truncated": {"type": "boolean"},
+            "depth_exhausted": {"type": "boolean"},
+            "warnings": {"type": "array", "items": {"type": "string"}}
+        },
+        "additionalProperties": false
     })
+}
+
+/// The request body of `diagnose`.
+pub fn diagnose_input_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["knowledge", "mode"],
+        "properties": {
+            "knowledge": {"type": "string", "description": "Facts and rules in Euclid-IR (text or YAML form)."},
+            "query": {"type": ["string", "null"], "description": "The goal to explain, e.g. `mortal(plato)`. Optional (or null) when the knowledge holds exactly one `? query` line."},
+            "mode": {"type": "string", "enum": ["why", "why_not", "what_needs"], "description": "why: the proofs of a goal that holds. why_not: the premises that failed (which rule, which body goal, with which values), traced through the search. what_needs: sets of facts over fact-only or undefined predicates that, added, make the goal hold, each verified by re-running the query."},
+            "max_depth": count("Most rule applications along one branch of each search (default 50; null is the default)."),
+            "max_facts": count("what_needs: most facts in one proposal (default 3, at most 10)."),
+            "max_proposals": count("what_needs: most proposals returned (default 5, at most 50).")
+        },
+        "additionalProperties": false
+    })
+}
+
+/// The result of `diagnose`, self-contained (shared nodes under `$defs`).
+pub fn diagnose_output_schema() -> Value {
+    let mut schema = diagnose_output_schema_at("#/$defs/proof", "#/$defs/failed_goal");
+    schema["$defs"] = json!({
+        "proof": proof_node("#/$defs/proof"),
+        "failed_goal": failed_goal_node("#/$defs/failed_goal", "#/$defs/proof"),
+    });
+    schema
+}
+
+/// The node of a why_not trace.
+pub(crate) fn failed_goal_node(self_ref: &str, proof_ref: &str) -> Value {
+    json!({
+        "type": "object",
+        "required": ["goal", "reason", "message"],
+        "properties": {
+            "goal": {"type": "string", "description": "The goal that failed, with its values, in Euclid-IR."},
+            "reason": {"type": "string", "enum": [
+                "undefined", "no_matching_fact", "no_matching_rule", "rules_failed",
+                "negated_goal_holds", "comparison_false", "depth_limit", "recursion",
+                "not_traced", "error"
+            ]},
+            "message": {"type": "string"},
+            "attempts": {"type": "array", "items": {
+                "type": "object",
+                "description": "A rule whose head matched, and the first body goal no set of values got past.",
+                "required": ["rule", "line", "failed_at", "failed_goal", "reached", "bindings"],
+                "properties": {
+                    "rule": {"type": "string"},
+                    "line": {"type": "integer", "minimum": 0},
+                    "failed_at": {"type": "integer", "minimum": 1},
+                    "failed_goal": {"type": "string"},
+                    "reached": {"type": "integer", "minimum": 0},
+                    "bindings": bindings(),
+                    "because": {"type": "array", "items": {"$ref": self_ref}}
+                },
+                "additionalProperties": false
+            }},
+            "proof": {"$ref": proof_ref},
+            "closest": {"type": "array", "items": {"type": "string"}}
+        },
+        "additionalProperties": false
+    })
+}
+
+/// The result of `diagnose`, with shared nodes referred to.
+pub(crate) fn diagnose_output_schema_at(proof_ref: &str, failed_ref: &str) -> Value {
+    json!({"oneOf": [
+        {
+            "type": "object",
+            "required": ["ok", "mode", "query", "holds", "conclusion", "findings", "complete", "solutions", "warnings"],
+            "properties": {
+                "ok": {"const": true},
+                "mode": {"type": "string", "enum": ["why", "why_not", "what_needs"]},
+                "query": {"type": "string"},
+                "holds": {"type": "boolean"},
+                "conclusion": {"type": "string"},
+                "findings": {"type": "array", "items": {"type": "string"}},
+                "complete": {"type": "boolean"},
+                "solutions": answers(proof_ref)["properties"]["solutions"].clone(),
+                "trace": {"$ref": failed_ref},
+                "proposals": {"type": "array", "items": {
+                    "type": "object",
+                    "required": ["facts", "solution_count", "minimal"],
+                    "properties": {
+                        "facts": {"type": "array", "items": {"type": "string"}},
+                        "solution_count": {"type": "integer", "minimum": 1},
+                        "minimal": {"type": "boolean"}
+                    },
+                    "additionalProperties": false
+                }},
+                "warnings": {"type": "array", "items": {"type": "string"}}
+            },
+            "additionalProperties": false
+        },
+        failed()
+    ]})
+}
+
+/// The request body of `what_if`.
+pub fn what_if_input_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["base_knowledge", "modifications"],
+        "properties": {
+            "base_knowledge": {"type": "string", "description": "The knowledge as it stands, in Euclid-IR (text or YAML form)."},
+            "modifications": {"type": "string", "description": "One change per line: `+ fact` adds a fact, `- fact` removes one (a `-` that matches no fact is an error); `#` comments allowed."},
+            "query": {"type": ["string", "null"], "description": "The goal to compare. Optional (or null) when the knowledge holds exactly one `? query` line."},
+            "max_solutions": count("Most solutions returned per side and per list of changes (default 100); the counts are always exact."),
+            "max_depth": count("Most rule applications along one branch of the search (default 50)."),
+            "max_proofs": count("Most proofs returned per solution (default 5).")
+        },
+        "additionalProperties": false
+    })
+}
+
+/// The result of `what_if`, self-contained.
+pub fn what_if_output_schema() -> Value {
+    let mut schema = what_if_output_schema_at("#/$defs/proof");
+    schema["$defs"] = json!({"proof": proof_node("#/$defs/proof")});
+    schema
+}
+
+/// The result of `what_if`, with proof nodes referred to at `proof_ref`.
+pub(crate) fn what_if_output_schema_at(proof_ref: &str) -> Value {
+    let bindings_list = json!({"type": "array", "items": bindings()});
+    json!({"oneOf": [
+        {
+            "type": "object",
+            "required": ["ok", "query", "applied", "before", "after", "before_count", "after_count", "delta", "appeared", "disappeared", "unchanged", "changes_truncated", "warnings"],
+            "properties": {
+                "ok": {"const": true},
+                "query": {"type": "string"},
+                "applied": {"type": "array", "items": {
+                    "type": "object",
+                    "required": ["action", "fact", "line", "matched"],
+                    "properties": {
+                        "action": {"type": "string", "enum": ["add", "remove"]},
+                        "fact": {"type": "string"},
+                        "line": {"type": "integer", "minimum": 1},
+                        "matched": {"type": "integer", "minimum": 0}
+                    },
+                    "additionalProperties": false
+                }},
+                "before": answers(proof_ref),
+                "after": answers(proof_ref),
+                "before_count": {"type": "integer", "minimum": 0},
+                "after_count": {"type": "integer", "minimum": 0},
+                "delta": {"type": "integer"},
+                "appeared": bindings_list.clone(),
+                "disappeared": bindings_list,
+                "unchanged": {"type": "integer", "minimum": 0},
+                "changes_truncated": {"type": "boolean"},
+                "warnings": {"type": "array", "items": {"type": "string"}}
+            },
+            "additionalProperties": false
+        },
+        failed()
+    ]})
 }
 
 /// The request body of `check_kb`.

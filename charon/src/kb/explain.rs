@@ -1,0 +1,385 @@
+//! Explaining a call of a knowledge base's operation: its answer, and a proof tree
+//! for each solution, built by a tracer in the engine (`'$charon_explain'/4` in
+//! the wrapper) that follows the knowledge base's own clauses and a fixed list of
+//! side-effect-free built-ins. Anything else the call reaches (cut, if-then-else,
+//! disjunction, meta-calls, findall, database changes, I/O, predicates of other
+//! files) stops the explanation with [`CallError::NotTraceable`] before it runs.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{CallError, KnowledgeBase, OpId, codec};
+use crate::engine::{Access, Outcome, RunOutcome};
+use crate::reason::{ProofKind, ProofNode};
+use crate::term::{PlTerm, write_atom};
+
+/// How many rule levels the tracer follows before it gives up: each level is two
+/// levels of JSON, and common JSON readers stop at 128.
+pub const EXPLAIN_DEPTH: u32 = 50;
+
+/// The answer of a call and how it was proved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Explanation {
+    /// The operation called.
+    pub operation: String,
+    /// The answer, exactly as a plain call of the operation gives it.
+    pub result: Value,
+    /// One proof per solution, in the order of the solutions (none when the call
+    /// failed).
+    pub proofs: Vec<ProofNode>,
+}
+
+impl KnowledgeBase {
+    /// Calls operation `id` with `args` through the tracer, blocking the thread.
+    pub fn explain(&self, id: OpId, args: &Value) -> Result<Explanation, CallError> {
+        let (query, name) = self.explain_query(id, args)?;
+        let outcome = self.run_read(query, &name)?;
+        self.explained(id, name, outcome)
+    }
+
+    /// [`explain`](Self::explain) from async code; the time limit runs from `arrived`.
+    pub async fn explain_async(
+        self: &Arc<Self>,
+        id: OpId,
+        args: &Value,
+        arrived: Instant,
+    ) -> Result<Explanation, CallError> {
+        let (query, name) = self.explain_query(id, args)?;
+        let outcome = self.run_read_async(query, &name, arrived).await?;
+        self.explained(id, name, outcome)
+    }
+
+    fn explain_query(&self, id: OpId, args: &Value) -> Result<(String, String), CallError> {
+        let op = self
+            .op(id)
+            .ok_or_else(|| CallError::UnknownOperation(String::new()))?;
+        let name = op.name.to_string();
+        if self.effects[id.index()].access != Access::Read {
+            return Err(CallError::NotTraceable {
+                operation: name,
+                reason: "it may change the database, and explaining runs read-only calls only"
+                    .into(),
+            });
+        }
+        let inputs = codec::inputs_of(op, args).map_err(|error| CallError::Arguments {
+            operation: name.clone(),
+            error,
+        })?;
+        let (goal, template) =
+            codec::goal_and_template(op, &inputs).map_err(|error| CallError::Arguments {
+                operation: name.clone(),
+                error,
+            })?;
+        let limits = &self.engine.config().limits;
+        let mut file = String::new();
+        write_atom(&mut file, &self.path.display().to_string());
+        let traced = format!("'$charon_explain'({file},{goal},{EXPLAIN_DEPTH},P)");
+        let query = if op.determinism.is_many() {
+            format!(
+                "'$charon_all'(x({template},P),{traced},{},{},R).",
+                limits.inferences, limits.solutions
+            )
+        } else {
+            format!(
+                "'$charon_once'(x({template},P),{traced},{},R).",
+                limits.inferences
+            )
+        };
+        Ok((query, name))
+    }
+
+    fn explained(&self, id: OpId, name: String, run: RunOutcome) -> Result<Explanation, CallError> {
+        let op = self
+            .op(id)
+            .ok_or_else(|| CallError::UnknownOperation(name.clone()))?;
+        let limits = &self.engine.config().limits;
+        let split = |t: &PlTerm| match t {
+            PlTerm::Compound(x, parts) if x == "x" && parts.len() == 2 => {
+                Ok((parts[0].clone(), proof(&parts[1])?))
+            }
+            other => Err(shape_error(&name, other)),
+        };
+        let (outcome, proofs) = match run.outcome {
+            Outcome::Solved(PlTerm::List(items)) if op.determinism.is_many() => {
+                let (sols, proofs): (Vec<PlTerm>, Vec<ProofNode>) = items
+                    .iter()
+                    .map(split)
+                    .collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .unzip();
+                (Outcome::Solved(PlTerm::List(sols)), proofs)
+            }
+            Outcome::Solved(t) if !op.determinism.is_many() => {
+                let (sol, proof) = split(&t)?;
+                (Outcome::Solved(sol), vec![proof])
+            }
+            Outcome::Exception(PlTerm::Compound(f, args)) if f == "charon_explain" => {
+                return Err(CallError::NotTraceable {
+                    operation: name,
+                    reason: not_traceable(args.first()),
+                });
+            }
+            other => (other, Vec::new()),
+        };
+        let result = codec::shape(op, outcome, limits)?;
+        Ok(Explanation {
+            operation: name,
+            result,
+            proofs,
+        })
+    }
+}
+
+fn shape_error(operation: &str, term: &PlTerm) -> CallError {
+    CallError::Exception {
+        operation: operation.to_string(),
+        term: format!("the tracer answered in an unexpected shape: {term}"),
+    }
+}
+
+/// `n(Kind, Text, Children)` → a proof node.
+fn proof(term: &PlTerm) -> Result<ProofNode, CallError> {
+    let bad = || shape_error("explain", term);
+    let PlTerm::Compound(n, parts) = term else {
+        return Err(bad());
+    };
+    let [PlTerm::Atom(kind), text, children] = &parts[..] else {
+        return Err(bad());
+    };
+    if n != "n" {
+        return Err(bad());
+    }
+    let kind = match kind.as_str() {
+        "fact" => ProofKind::Fact,
+        "rule" => ProofKind::Rule,
+        "builtin" => ProofKind::Builtin,
+        "negation" => ProofKind::Negation,
+        _ => return Err(bad()),
+    };
+    let goal = match text {
+        PlTerm::Atom(a) => a.clone(),
+        PlTerm::Str(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let children = match children {
+        PlTerm::List(items) => items.iter().map(proof).collect::<Result<Vec<_>, _>>()?,
+        // An empty list may come back as the empty string.
+        PlTerm::Str(s) if s.is_empty() => Vec::new(),
+        _ => return Err(bad()),
+    };
+    Ok(ProofNode {
+        kind,
+        goal,
+        line: None,
+        children,
+    })
+}
+
+/// What the tracer's `charon_explain(Why)` means, for people.
+fn not_traceable(why: Option<&PlTerm>) -> String {
+    let Some(why) = why else {
+        return "the tracer stopped".into();
+    };
+    if matches!(why, PlTerm::Atom(a) if a == "depth") {
+        return format!(
+            "the proof is more than {EXPLAIN_DEPTH} rules deep (or the rules loop): call the operation without explaining it"
+        );
+    }
+    let PlTerm::Compound(f, args) = why else {
+        return why.to_string();
+    };
+    let indicator = match (f.as_str(), args.first()) {
+        ("unsupported", Some(PlTerm::Compound(slash, pa))) if slash == "/" && pa.len() == 2 => {
+            format!("{}/{}", pa[0], pa[1])
+        }
+        _ => return why.to_string(),
+    };
+    let construct = match indicator.as_str() {
+        "!/0" => Some("a cut (!)"),
+        ";/2" => Some("a disjunction or if-then-else (;)"),
+        "->/2" | "*->/2" => Some("an if-then (->)"),
+        "call/1" => Some("a goal held in a variable (meta-call)"),
+        i if i.starts_with("call/") => Some("a meta-call (call/N)"),
+        "findall/3" | "findall/4" | "bagof/3" | "setof/3" | "forall/2" | "aggregate_all/3" => {
+            Some("collecting solutions (findall, bagof, setof, forall)")
+        }
+        "catch/3" => Some("exception handling (catch/3)"),
+        ":/2" => Some("a module-qualified goal with a variable module"),
+        _ => None,
+    };
+    match construct {
+        Some(what) => format!(
+            "it reaches {what}, which the tracer does not follow (it traces pure Prolog: conjunctions, the knowledge base's own clauses, \\+, once/1 and side-effect-free built-ins)"
+        ),
+        None => format!(
+            "it reaches `{indicator}`, which is neither a predicate defined in the knowledge base's file nor a built-in the tracer follows (those it follows change nothing and call no goals)"
+        ),
+    }
+}
+
+/// The input of `explain` (HTTP body, MCP arguments).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExplainRequest {
+    /// The operation to call.
+    pub operation: String,
+    /// Its arguments, as its own route or tool takes them.
+    #[serde(default = "empty_object")]
+    pub arguments: Value,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+impl KnowledgeBase {
+    /// The operations `explain` accepts: those Charon proved read-only and whose
+    /// every reachable clause stays inside the tracer's subset (checked once, on
+    /// first use, by the engine without running them; fail closed: none if the
+    /// check cannot be made). A dynamic predicate is checked as it is then.
+    pub fn explainable(&self) -> Vec<&str> {
+        let traceable = self.traceable.get_or_init(|| self.find_traceable());
+        self.operations()
+            .iter()
+            .map(|op| op.name.as_ref())
+            .filter(|n| traceable.iter().any(|t| t == n))
+            .collect()
+    }
+
+    fn find_traceable(&self) -> Vec<String> {
+        let candidates: Vec<&crate::pldoc::Operation> = self
+            .operations()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.effects[*i].access == Access::Read)
+            .map(|(_, op)| op)
+            .collect();
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        let mut goals = String::from("[");
+        for (i, op) in candidates.iter().enumerate() {
+            if i > 0 {
+                goals.push(',');
+            }
+            write_atom(&mut goals, &op.name);
+            if !op.args.is_empty() {
+                goals.push('(');
+                goals.push_str(&vec!["_"; op.args.len()].join(","));
+                goals.push(')');
+            }
+        }
+        goals.push(']');
+        let mut file = String::new();
+        write_atom(&mut file, &self.path.display().to_string());
+        let query = format!("'$charon_once'(L,'$charon_traceable'({file},{goals},L),0,R).");
+        let found = match self.run_read(query, "explain") {
+            Ok(RunOutcome {
+                outcome: Outcome::Solved(PlTerm::List(items)),
+                ..
+            }) => items,
+            Ok(RunOutcome {
+                outcome: Outcome::Solved(_),
+                ..
+            }) => Vec::new(),
+            other => {
+                tracing::warn!(target: "charon::explain", "cannot tell which operations can be explained, so none will be: {other:?}");
+                Vec::new()
+            }
+        };
+        found
+            .iter()
+            .filter_map(|t| match t {
+                PlTerm::Atom(a) | PlTerm::Compound(a, _) => Some(a.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// [`explain_async`](Self::explain_async) for a request naming its operation.
+    pub async fn explain_request(
+        self: &Arc<Self>,
+        request: &ExplainRequest,
+        arrived: Instant,
+    ) -> Result<Explanation, CallError> {
+        let id = self
+            .resolve(&request.operation)
+            .ok_or_else(|| CallError::UnknownOperation(request.operation.clone()))?;
+        let kb = Arc::clone(self);
+        // The first use checks the whole program: off the executor.
+        let listed = match tokio::runtime::Handle::try_current() {
+            Ok(rt) => rt
+                .spawn_blocking(move || kb.explainable().contains(&request_name(&kb, id)))
+                .await
+                .unwrap_or(false),
+            Err(_) => self.explainable().contains(&request_name(self, id)),
+        };
+        if !listed {
+            // The tracer names the construct it cannot follow; without one (a
+            // write, say), the static check's verdict stands.
+            return match self.explain_async(id, &request.arguments, arrived).await {
+                Err(e) => Err(e),
+                Ok(_) => Err(CallError::NotTraceable {
+                    operation: request.operation.clone(),
+                    reason: "some clause it may reach goes outside what the tracer follows".into(),
+                }),
+            };
+        }
+        self.explain_async(id, &request.arguments, arrived).await
+    }
+}
+
+fn request_name(kb: &KnowledgeBase, id: OpId) -> &str {
+    kb.op(id).map_or("", |op| op.name.as_ref())
+}
+
+/// The JSON Schema of `explain`'s input: one alternative per operation it
+/// accepts, with that operation's arguments.
+pub fn explain_input_schema(operations: &[&crate::pldoc::Operation]) -> Value {
+    let alternatives: Vec<Value> = operations
+        .iter()
+        .map(|op| {
+            let inputs = op.inputs().next().is_some();
+            let mut required = vec!["operation"];
+            if inputs {
+                required.push("arguments");
+            }
+            serde_json::json!({
+                "type": "object",
+                "required": required,
+                "properties": {
+                    "operation": {"const": op.name.as_ref()},
+                    "arguments": crate::pldoc::schema::request_schema(op)
+                },
+                "additionalProperties": false
+            })
+        })
+        .collect();
+    let mut schema = serde_json::json!({
+        "type": "object",
+        "description": "The operation to call and explain (one the tracer can follow) and its arguments, as its own route or tool takes them.",
+        "oneOf": alternatives
+    });
+    if operations.is_empty() {
+        // No operation can be explained: no request is valid.
+        schema = serde_json::json!({"type": "object", "not": {}, "description": "No operation of this knowledge base can be explained."});
+    }
+    schema
+}
+
+/// The JSON Schema of `explain`'s result, proof nodes referred to at `proof_ref`.
+pub fn explain_output_schema(proof_ref: &str) -> Value {
+    serde_json::json!({
+        "type": "object",
+        "required": ["operation", "result", "proofs"],
+        "properties": {
+            "operation": {"type": "string"},
+            "result": {"description": "The answer, exactly as a plain call of the operation gives it."},
+            "proofs": {"type": "array", "description": "One proof tree per solution, in the order of the solutions: fact and rule nodes for the knowledge base's clauses, builtin and negation nodes for the rest; goals as Prolog text.", "items": {"$ref": proof_ref}}
+        },
+        "additionalProperties": false
+    })
+}

@@ -1,0 +1,141 @@
+//! The reasoning tools as one table, for every surface: the MCP tool list and the
+//! HTTP routes (with their OpenAPI entries) are both drawn from [`TOOLS`], and a
+//! call of any of them goes through [`Reasoner::call_tool`].
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::schema;
+use super::{
+    CheckKbRequest, DiagnoseRequest, ReasonRequest, Reasoner, WhatIfRequest, proof_node_schema,
+};
+
+/// One reasoning tool: its names, what it does, and its JSON Schemas.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolSpec {
+    /// The MCP tool name (and OpenAPI operationId).
+    pub name: &'static str,
+    /// The HTTP route (POST).
+    pub path: &'static str,
+    /// One line.
+    pub summary: &'static str,
+    /// What it does and how to read the result.
+    pub description: &'static str,
+    /// The JSON Schema of its arguments.
+    pub input: fn() -> Value,
+    /// The JSON Schema of its result, self-contained (shared nodes under `$defs`).
+    pub output: fn() -> Value,
+    /// The same, with shared nodes referred to in an OpenAPI document's components.
+    pub(crate) output_in_document: fn() -> Value,
+}
+
+/// Where an OpenAPI document keeps the shared nodes.
+pub(crate) const PROOF_REF: &str = "#/components/schemas/EuclidProofNode";
+pub(crate) const FAILED_GOAL_REF: &str = "#/components/schemas/EuclidFailedGoal";
+
+/// The components an OpenAPI document needs for the tools' results.
+pub(crate) fn document_components() -> [(&'static str, Value); 2] {
+    [
+        ("EuclidProofNode", proof_node_schema(PROOF_REF)),
+        (
+            "EuclidFailedGoal",
+            schema::failed_goal_node(FAILED_GOAL_REF, PROOF_REF),
+        ),
+    ]
+}
+
+/// Every reasoning tool.
+pub const TOOLS: [ToolSpec; 4] = [
+    ToolSpec {
+        name: "reason",
+        path: "/reason",
+        summary: "Prove a goal from Euclid-IR facts and rules, with a proof tree per solution",
+        description: "Prove a goal from facts and rules written in Euclid-IR, and return every solution with its proof tree (fact, rule, negation and comparison steps). Knowledge in, answers out: nothing is kept between calls. Solutions are merged by their bindings and sorted; an empty list means the knowledge does not entail the goal (closed world), unless depth_exhausted is true; truncated says more exist than were returned. Failures come back as ok: false with a message saying what to fix.",
+        input: schema::reason_input_schema,
+        output: schema::reason_output_schema,
+        output_in_document: || schema::reason_output_schema_at(PROOF_REF),
+    },
+    ToolSpec {
+        name: "diagnose",
+        path: "/diagnose",
+        summary: "Explain a goal: why it holds, why it does not, what facts would make it hold",
+        description: "Explain a goal over Euclid-IR knowledge. mode why: the proofs of a goal that holds. mode why_not: the premises that failed, traced through the search (each rule whose head matched, the first body goal no values got past, with those values, followed down through the rules); undefined predicates are named. mode what_needs: sets of facts over fact-only or undefined predicates that, added, make the goal hold, each verified by re-running the query and checked for minimality. complete: false says a bound cut the analysis short.",
+        input: schema::diagnose_input_schema,
+        output: schema::diagnose_output_schema,
+        output_in_document: || schema::diagnose_output_schema_at(PROOF_REF, FAILED_GOAL_REF),
+    },
+    ToolSpec {
+        name: "what_if",
+        path: "/what-if",
+        summary: "Compare a goal's answers before and after adding or removing facts",
+        description: "Apply hypothetical changes to Euclid-IR knowledge (`+ fact` / `- fact`, one per line; a `-` that matches no fact is an error) and return the solutions before and after, their exact counts, and which solutions appeared and disappeared. Nothing is kept.",
+        input: schema::what_if_input_schema,
+        output: schema::what_if_output_schema,
+        output_in_document: || schema::what_if_output_schema_at(PROOF_REF),
+    },
+    ToolSpec {
+        name: "check_kb",
+        path: "/check-kb",
+        summary: "Check Euclid-IR knowledge without running it",
+        description: "Check Euclid-IR knowledge without running it: syntax (with line and column), undefined predicates, arity mismatches, recursion through negation, duplicate facts and rules, unsafe and singleton variables.",
+        input: schema::check_kb_input_schema,
+        output: schema::check_kb_output_schema,
+        output_in_document: schema::check_kb_output_schema,
+    },
+];
+
+/// The arguments of a tool call, as the surface received them.
+pub(crate) enum ToolArgs<'a> {
+    /// A request body (read straight into the tool's input type: a large
+    /// knowledge text is not copied through a `Value`).
+    Bytes(&'a [u8]),
+    /// MCP arguments.
+    Json(Value),
+}
+
+impl ToolArgs<'_> {
+    fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
+        match self {
+            ToolArgs::Bytes(b) => serde_json::from_slice(b),
+            ToolArgs::Json(v) => serde_json::from_value(v),
+        }
+    }
+}
+
+impl Reasoner {
+    /// Calls the reasoning tool `name`: its result as JSON (`ok: false` included),
+    /// or `Err` when the arguments are not the tool's input (or no tool has the name).
+    pub(crate) async fn call_tool(
+        self: &Arc<Self>,
+        name: &str,
+        args: ToolArgs<'_>,
+        arrived: Instant,
+    ) -> Result<Value, String> {
+        let bad = |e: serde_json::Error| format!("{name}: {e}");
+        let value = match name {
+            "reason" => {
+                let request: ReasonRequest = args.parse().map_err(bad)?;
+                serde_json::to_value(self.reason_async(&request, arrived).await)
+            }
+            "diagnose" => {
+                let request: DiagnoseRequest = args.parse().map_err(bad)?;
+                serde_json::to_value(self.diagnose_async(request).await)
+            }
+            "what_if" => {
+                let request: WhatIfRequest = args.parse().map_err(bad)?;
+                serde_json::to_value(self.what_if_async(request).await)
+            }
+            "check_kb" => {
+                let request: CheckKbRequest = args.parse().map_err(bad)?;
+                serde_json::to_value(self.check_kb_async(request.knowledge).await)
+            }
+            other => return Err(format!("no reasoning tool is named `{other}`")),
+        };
+        Ok(value.unwrap_or_else(
+            |e| json!({"ok": false, "error": {"kind": "engine", "message": e.to_string()}}),
+        ))
+    }
+}
