@@ -457,20 +457,24 @@
 :- dynamic('$charon_src_pred'/3).
 :- dynamic('$charon_src_file'/1).
 
-% '$charon_explain'(+File, +Goal, +Depth, -Proof): Proof = n(Kind, Text, Children),
+% '$charon_explain'(+File, +Goal, +Depth, +Limit, -Proof): Proof = n(Kind, Text, Children),
 % Kind fact | rule | builtin | negation, Text the goal as proved (quoted text).
-'$charon_explain'(File, G, D, P) :-
+% Loading the file is not counted against the call's inference limit (Lim, 0 for
+% none); the trace is.
+'$charon_explain'(File, G, D, Lim, P) :-
     '$charon_src_load'(File),
-    '$charon_x'(G, user, D, P).
+    (   Lim =:= 0
+    ->  '$charon_x'(G, user, D, P)
+    ;   call_with_inference_limit('$charon_x'(G, user, D, P), Lim, R),
+        (   R == inference_limit_exceeded -> throw(charon_explain(inference_limit)) ; true )
+    ).
 
 '$charon_src_load'(File) :-
     (   '$charon_src_file'(File) -> true
     ;   call(retractall, '$charon_src'(_, _, _)),
         call(retractall, '$charon_src_pred'(_, _, _)),
         call(retractall, '$charon_src_file'(_)),
-        open(File, read, S),
-        catch('$charon_src_read'(S, user), E, (close(S), throw(E))),
-        close(S),
+        setup_call_cleanup(open(File, read, S), '$charon_src_read'(S, user), close(S)),
         call(assertz, '$charon_src_file'(File))
     ).
 
@@ -567,8 +571,8 @@
 '$charon_t_goal'(M:G, _, V0, V) :- !, atom(M), '$charon_t_goal'(G, M, V0, V).
 '$charon_t_goal'((A, B), M, V0, V) :- !,
     '$charon_t_goal'(A, M, V0, V1), '$charon_t_goal'(B, M, V1, V).
-'$charon_t_goal'(\+ A, M, V0, V) :- !, '$charon_t_goal'(A, M, V0, V).
-'$charon_t_goal'(once(A), M, V0, V) :- !, '$charon_t_goal'(A, M, V0, V).
+'$charon_t_goal'(\+ A, M, V0, V) :- !, '$charon_t_one'(A), '$charon_t_goal'(A, M, V0, V).
+'$charon_t_goal'(once(A), M, V0, V) :- !, '$charon_t_one'(A), '$charon_t_goal'(A, M, V0, V).
 '$charon_t_goal'(G, M, V0, V) :-
     callable(G), functor(G, N, A),
     (   '$charon_x_own'(G, N, A, M, M1, Live)
@@ -580,6 +584,8 @@
         )
     ;   '$charon_x_builtin'(N, A), V = V0
     ).
+% Under \+ and once/1 the tracer takes one goal, not a conjunction.
+'$charon_t_one'(A) :- nonvar(A), A \= (_, _).
 '$charon_t_bodies'([], _, V, V).
 '$charon_t_bodies'([B|Bs], M, V0, V) :-
     '$charon_t_goal'(B, M, V0, V1), '$charon_t_bodies'(Bs, M, V1, V).

@@ -34,10 +34,17 @@ pub struct Explanation {
 
 impl KnowledgeBase {
     /// Calls operation `id` with `args` through the tracer, blocking the thread.
+    ///
+    /// The operation is also called plainly, and the explanation is refused if the
+    /// answers differ: the tracer reads the clauses from the file, and a file whose
+    /// clauses load otherwise (split without `discontiguous`, flags, clauses from
+    /// other files) must not be explained with clauses the engine does not run.
     pub fn explain(&self, id: OpId, args: &Value) -> Result<Explanation, CallError> {
         let (query, name) = self.explain_query(id, args)?;
         let outcome = self.run_read(query, &name)?;
-        self.explained(id, name, outcome)
+        let explanation = self.explained(id, name, outcome)?;
+        let plain = self.invoke(self.prepare(id, args)?);
+        same_answer(explanation, plain)
     }
 
     /// [`explain`](Self::explain) from async code; the time limit runs from `arrived`.
@@ -49,7 +56,11 @@ impl KnowledgeBase {
     ) -> Result<Explanation, CallError> {
         let (query, name) = self.explain_query(id, args)?;
         let outcome = self.run_read_async(query, &name, arrived).await?;
-        self.explained(id, name, outcome)
+        let explanation = self.explained(id, name, outcome)?;
+        let plain = self
+            .invoke_async_since(self.prepare(id, args)?, arrived)
+            .await;
+        same_answer(explanation, plain)
     }
 
     fn explain_query(&self, id: OpId, args: &Value) -> Result<(String, String), CallError> {
@@ -76,17 +87,19 @@ impl KnowledgeBase {
         let limits = &self.engine.config().limits;
         let mut file = String::new();
         write_atom(&mut file, &self.path.display().to_string());
-        let traced = format!("'$charon_explain'({file},{goal},{EXPLAIN_DEPTH},P)");
+        // The tracer counts the trace's inferences itself (reading the file is
+        // not counted), so the call around it counts none.
+        let traced = format!(
+            "'$charon_explain'({file},{goal},{EXPLAIN_DEPTH},{},P)",
+            limits.inferences
+        );
         let query = if op.determinism.is_many() {
             format!(
-                "'$charon_all'(x({template},P),{traced},{},{},R).",
-                limits.inferences, limits.solutions
+                "'$charon_all'(x({template},P),{traced},0,{},R).",
+                limits.solutions
             )
         } else {
-            format!(
-                "'$charon_once'(x({template},P),{traced},{},R).",
-                limits.inferences
-            )
+            format!("'$charon_once'(x({template},P),{traced},0,R).")
         };
         Ok((query, name))
     }
@@ -116,6 +129,15 @@ impl KnowledgeBase {
                 let (sol, proof) = split(&t)?;
                 (Outcome::Solved(sol), vec![proof])
             }
+            Outcome::Exception(PlTerm::Compound(f, args))
+                if f == "charon_explain"
+                    && matches!(args.first(), Some(PlTerm::Atom(a)) if a == "inference_limit") =>
+            {
+                return Err(CallError::InferenceLimit {
+                    operation: name,
+                    limit: limits.inferences,
+                });
+            }
             Outcome::Exception(PlTerm::Compound(f, args)) if f == "charon_explain" => {
                 return Err(CallError::NotTraceable {
                     operation: name,
@@ -130,6 +152,26 @@ impl KnowledgeBase {
             result,
             proofs,
         })
+    }
+}
+
+/// The explanation, if the plain call gave the same answer.
+fn same_answer(
+    explanation: Explanation,
+    plain: Result<super::Answer, CallError>,
+) -> Result<Explanation, CallError> {
+    match plain {
+        Ok(a) if a.value == explanation.result => Ok(explanation),
+        Err(
+            e @ (CallError::Overloaded { .. }
+            | CallError::TimeLimit { .. }
+            | CallError::MemoryLimit { .. }
+            | CallError::Engine { .. }),
+        ) => Err(e),
+        _ => Err(CallError::NotTraceable {
+            operation: explanation.operation,
+            reason: "the clauses read from its file do not give the answer the loaded program gives (clauses split without a discontiguous declaration, flags set by directives, or clauses from other files): an explanation would show clauses the engine does not run".into(),
+        }),
     }
 }
 
@@ -183,6 +225,9 @@ fn not_traceable(why: Option<&PlTerm>) -> String {
     let Some(why) = why else {
         return "the tracer stopped".into();
     };
+    if matches!(why, PlTerm::Atom(a) if a == "inference_limit") {
+        return "the trace needed more inferences than the limit allows: narrow the call".into();
+    }
     if matches!(why, PlTerm::Atom(a) if a == "depth") {
         return format!(
             "the proof is more than {EXPLAIN_DEPTH} rules deep (or the rules loop): call the operation without explaining it"
@@ -241,7 +286,15 @@ impl KnowledgeBase {
     /// first use, by the engine without running them; fail closed: none if the
     /// check cannot be made). A dynamic predicate is checked as it is then.
     pub fn explainable(&self) -> Vec<&str> {
-        let traceable = self.traceable.get_or_init(|| self.find_traceable());
+        let mut known = self
+            .traceable
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.is_none() {
+            // A check that could not be made is not kept: the next use tries again.
+            *known = self.find_traceable();
+        }
+        let traceable = known.clone().unwrap_or_default();
         self.operations()
             .iter()
             .map(|op| op.name.as_ref())
@@ -249,7 +302,7 @@ impl KnowledgeBase {
             .collect()
     }
 
-    fn find_traceable(&self) -> Vec<String> {
+    fn find_traceable(&self) -> Option<Vec<String>> {
         let candidates: Vec<&crate::pldoc::Operation> = self
             .operations()
             .iter()
@@ -258,7 +311,7 @@ impl KnowledgeBase {
             .map(|(_, op)| op)
             .collect();
         if candidates.is_empty() {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let mut goals = String::from("[");
         for (i, op) in candidates.iter().enumerate() {
@@ -286,17 +339,19 @@ impl KnowledgeBase {
                 ..
             }) => Vec::new(),
             other => {
-                tracing::warn!(target: "charon::explain", "cannot tell which operations can be explained, so none will be: {other:?}");
-                Vec::new()
+                tracing::warn!(target: "charon::explain", "cannot tell now which operations can be explained, so none are offered: {other:?}");
+                return None;
             }
         };
-        found
-            .iter()
-            .filter_map(|t| match t {
-                PlTerm::Atom(a) | PlTerm::Compound(a, _) => Some(a.clone()),
-                _ => None,
-            })
-            .collect()
+        Some(
+            found
+                .iter()
+                .filter_map(|t| match t {
+                    PlTerm::Atom(a) | PlTerm::Compound(a, _) => Some(a.clone()),
+                    _ => None,
+                })
+                .collect(),
+        )
     }
 
     /// [`explain_async`](Self::explain_async) for a request naming its operation.

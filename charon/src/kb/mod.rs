@@ -87,7 +87,7 @@ pub struct KnowledgeBase {
     /// Tells this knowledge base's [`OpId`]s from another's.
     serial: u64,
     /// The operations the tracer can explain (see `explain`), found on first use.
-    traceable: std::sync::OnceLock<Vec<String>>,
+    traceable: std::sync::Mutex<Option<Vec<String>>>,
     engine: Engine,
     /// The private directory holding source text that came from memory (removed on
     /// drop, after the engine).
@@ -232,7 +232,7 @@ impl KnowledgeBase {
                 static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
-            traceable: std::sync::OnceLock::new(),
+            traceable: std::sync::Mutex::new(None),
             engine,
             _temp: temp,
         })

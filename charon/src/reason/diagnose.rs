@@ -19,7 +19,10 @@ use super::subst::{
     Subst, apply, apply_atom, eval, ground, rename, rename_atom, resolve, show, term_of,
     unify_atoms,
 };
-use super::{Answers, Compiled, Failed, Failure, Limits, ReasonResult, Reasoner, Solution, count};
+use super::{
+    Answers, Compiled, Failed, Failure, FailureKind, Limits, ReasonResult, Reasoner, Solution,
+    count,
+};
 use crate::reason::ProofNode;
 
 /// What to explain.
@@ -218,6 +221,14 @@ const MAX_CHECKS: usize = 120;
 const CHECK_BYTES: usize = 8 << 20;
 /// Value sets followed into a failed goal.
 const FOLLOW: usize = 3;
+/// Goals one why_not trace may follow.
+const MAX_TRACE_NODES: usize = 2_000;
+/// Rule levels one why_not trace may follow (four JSON levels each).
+const MAX_TRACE_LEVELS: u32 = 24;
+/// Branches one abduction search may open.
+const MAX_NODES: usize = 20_000;
+/// Goals one branch may hold (rules that multiply goals stop here).
+const MAX_GOALS: usize = 256;
 /// Answers of one step taken into the abduction search.
 const BRANCH: usize = 16;
 
@@ -231,6 +242,11 @@ struct Session<'r> {
     steps: usize,
     checks: usize,
     deadline: Instant,
+    /// Goals traced (why_not), by their canonical text: each is traced once.
+    traced: BTreeSet<String>,
+    trace_nodes: usize,
+    /// A failure that ends the diagnosis (overload, time, memory).
+    fatal: Option<Failure>,
     /// Answers already asked for, by question (the same goal recurs in a search).
     seen: HashMap<String, Found>,
     /// Goals a proposal would need as facts, but with arguments nothing gave a value.
@@ -257,6 +273,9 @@ impl<'r> Session<'r> {
             clauses,
             steps: 0,
             checks: 0,
+            traced: BTreeSet::new(),
+            trace_nodes: 0,
+            fatal: None,
             seen: HashMap::new(),
             ungrounded: BTreeSet::new(),
             deadline: Instant::now() + time.max(Duration::from_millis(100)),
@@ -368,6 +387,7 @@ impl<'r> Session<'r> {
     /// Why `goal` has no proof; `path` holds the goals being traced above it.
     fn why_not(&mut self, goal: &Atom, path: &mut Vec<String>) -> FailedGoal {
         let text = show(goal);
+        let key = canonical(goal);
         let node = |reason, message: String| FailedGoal {
             goal: text.clone(),
             reason,
@@ -405,20 +425,36 @@ impl<'r> Session<'r> {
             };
             return node(FailReason::Undefined, message);
         }
-        if path.contains(&text) {
+        if path.contains(&key) {
             return node(
                 FailReason::Recursion,
                 format!("{text} is already being traced above: the rules recurse through it"),
             );
         }
-        if path.len() as u32 >= self.limits.max_depth {
+        // Each level nests four JSON levels: past this many, common readers stop.
+        let levels = self.limits.max_depth.min(MAX_TRACE_LEVELS);
+        if path.len() as u32 >= levels {
             self.complete = false;
             return node(
                 FailReason::NotTraced,
-                format!(
-                    "not traced further: max_depth ({}) levels reached",
-                    self.limits.max_depth
-                ),
+                format!("not traced further: {levels} rule levels reached"),
+            );
+        }
+        if !self.traced.insert(key.clone()) {
+            return node(
+                FailReason::NotTraced,
+                format!("{text} failed as traced where it first appears in this trace"),
+            );
+        }
+        self.trace_nodes += 1;
+        if self.trace_nodes > MAX_TRACE_NODES || Instant::now() >= self.deadline {
+            self.complete = false;
+            self.warnings.insert(format!(
+                "the trace stopped after {MAX_TRACE_NODES} goals or at the time limit: it shows where the search failed first, not every branch"
+            ));
+            return node(
+                FailReason::NotTraced,
+                "not traced: the trace reached its bounds".into(),
             );
         }
         let (facts, rules): (Vec<usize>, Vec<usize>) = indexes
@@ -438,7 +474,7 @@ impl<'r> Session<'r> {
             n.closest = closest;
             return n;
         }
-        path.push(text.clone());
+        path.push(key);
         let mut attempts = Vec::new();
         let mut cut = false;
         for &i in &rules {
@@ -528,8 +564,27 @@ impl<'r> Session<'r> {
                 Ok(Some(found)) => found,
                 Ok(None) => return Err(false),
                 Err(f) => {
-                    // The goal cannot run as written at this point (e.g. a
-                    // comparison over a variable with no value).
+                    match f.kind {
+                        // The goal cannot run as written at this point (e.g. a
+                        // comparison over a variable with no value): a finding.
+                        FailureKind::Arithmetic
+                        | FailureKind::InvalidQuery
+                        | FailureKind::InvalidKnowledge => {}
+                        // The engine could not answer now: the diagnosis fails.
+                        FailureKind::Overloaded
+                        | FailureKind::TimeLimit
+                        | FailureKind::MemoryLimit
+                        | FailureKind::Engine => {
+                            self.fatal.get_or_insert(f);
+                            return Err(false);
+                        }
+                        // Too large a question: this part is not traced.
+                        _ => {
+                            self.complete = false;
+                            self.warnings.insert(format!("not traced: {}", f.message));
+                            return Err(false);
+                        }
+                    }
                     return Ok(Some(self.failed_attempt(
                         clause,
                         body,
@@ -680,15 +735,44 @@ impl<'r> Session<'r> {
 
     /// Goal-directed abduction: sets of ground facts over base predicates (facts
     /// only, or undefined) that complete a proof of `goals`.
-    fn abduce(&mut self, task: Abduction, out: &mut BTreeSet<Vec<String>>, max_facts: usize) {
+    fn abduce(&mut self, first: Abduction, out: &mut BTreeSet<Vec<String>>, max_facts: usize) {
+        // Depth first, on a stack of its own (a branch may grow long: no recursion).
+        let mut stack = vec![first];
+        let mut nodes = 0;
+        while let Some(task) = stack.pop() {
+            nodes += 1;
+            if nodes > MAX_NODES || (nodes % 64 == 0 && Instant::now() >= self.deadline) {
+                self.complete = false;
+                self.warnings.insert(format!(
+                    "the search for missing facts stopped after {} branches (bounded by {MAX_NODES} and the time limit)",
+                    nodes - 1
+                ));
+                return;
+            }
+            let children = self.abduce_step(task, out, max_facts);
+            stack.extend(children.into_iter().rev());
+        }
+    }
+
+    /// One step of [`abduce`](Self::abduce): the branches it opens, in order.
+    fn abduce_step(
+        &mut self,
+        task: Abduction,
+        out: &mut BTreeSet<Vec<String>>,
+        max_facts: usize,
+    ) -> Vec<Abduction> {
+        let mut children = Vec::new();
         let Abduction {
             mut goals,
             subst,
             assumed,
             deferred,
         } = task;
-        if assumed.len() > max_facts {
-            return;
+        if assumed.len() > max_facts || goals.len() > MAX_GOALS {
+            if goals.len() > MAX_GOALS {
+                self.complete = false;
+            }
+            return children;
         }
         // The first goal that can be taken now.
         let Some(at) = goals
@@ -698,16 +782,12 @@ impl<'r> Session<'r> {
             // A variable only a comparison constrains (`tenure($u, $y) AND $y >= 3`)
             // gets a value that satisfies it; the verification run has the last word.
             if let Some(s) = witness(&goals, &subst) {
-                return self.abduce(
-                    Abduction {
-                        goals,
-                        subst: s,
-                        assumed,
-                        deferred,
-                    },
-                    out,
-                    max_facts,
-                );
+                return vec![Abduction {
+                    goals,
+                    subst: s,
+                    assumed,
+                    deferred,
+                }];
             }
             if goals.iter().all(|(l, _)| matches!(l, Literal::Not(_))) {
                 // NOT goals are left to the verification run.
@@ -721,10 +801,10 @@ impl<'r> Session<'r> {
                 }
                 self.complete = false;
             }
-            return;
+            return children;
         };
         if !self.budget() {
-            return;
+            return children;
         }
         let (lit, depth) = goals.remove(at);
         let lit = apply(&lit, &subst);
@@ -758,16 +838,12 @@ impl<'r> Session<'r> {
                     _ => None,
                 };
                 if let Some(s) = next {
-                    self.abduce(
-                        Abduction {
-                            goals,
-                            subst: s,
-                            assumed,
-                            deferred,
-                        },
-                        out,
-                        max_facts,
-                    );
+                    children.push(Abduction {
+                        goals,
+                        subst: s,
+                        assumed,
+                        deferred,
+                    });
                 }
             }
             Literal::Not(_) => unreachable!("NOT goals are never ready"),
@@ -779,25 +855,21 @@ impl<'r> Session<'r> {
                 // 1. What already holds (or was assumed on this branch).
                 for f in &assumed {
                     if let Some(s) = unify_atoms(a, f, &subst) {
-                        self.abduce(
-                            Abduction {
-                                goals: goals.clone(),
-                                subst: s,
-                                assumed: assumed.clone(),
-                                deferred: deferred.clone(),
-                            },
-                            out,
-                            max_facts,
-                        );
+                        children.push(Abduction {
+                            goals: goals.clone(),
+                            subst: s,
+                            assumed: assumed.clone(),
+                            deferred: deferred.clone(),
+                        });
                     }
                 }
                 let found = match self.answers(std::slice::from_ref(&lit), BRANCH) {
                     Ok(Some(found)) => found,
-                    Ok(None) => return,
+                    Ok(None) => return children,
                     Err(f) => {
                         self.warnings.insert(format!("{}: {}", show(a), f.message));
                         self.complete = false;
-                        return;
+                        return children;
                     }
                 };
                 if found.total > found.sets.len() {
@@ -807,50 +879,41 @@ impl<'r> Session<'r> {
                 for set in found.sets {
                     let mut s = subst.clone();
                     s.extend(set);
-                    self.abduce(
-                        Abduction {
-                            goals: goals.clone(),
-                            subst: s,
-                            assumed: assumed.clone(),
-                            deferred: deferred.clone(),
-                        },
-                        out,
-                        max_facts,
-                    );
+                    children.push(Abduction {
+                        goals: goals.clone(),
+                        subst: s,
+                        assumed: assumed.clone(),
+                        deferred: deferred.clone(),
+                    });
                 }
                 if base {
                     // 2. Assume it: now if ground, later (once the other goals
                     // gave its variables values) if not.
                     if ground(a) {
-                        if !holds_now && !assumed.contains(a) && assumed.len() < max_facts {
+                        if !holds_now
+                            && !assumed.iter().any(|f| same_atom(f, a))
+                            && assumed.len() < max_facts
+                        {
                             let mut more = assumed.clone();
                             more.push(a.clone());
-                            self.abduce(
-                                Abduction {
-                                    goals,
-                                    subst,
-                                    assumed: more,
-                                    deferred,
-                                },
-                                out,
-                                max_facts,
-                            );
+                            children.push(Abduction {
+                                goals,
+                                subst,
+                                assumed: more,
+                                deferred,
+                            });
                         }
                     } else if !deferred.contains(&show(a)) && !goals.is_empty() {
                         let mut later = deferred.clone();
                         later.insert(show(a));
                         let mut rest = goals;
                         rest.push((lit.clone(), depth));
-                        self.abduce(
-                            Abduction {
-                                goals: rest,
-                                subst,
-                                assumed,
-                                deferred: later,
-                            },
-                            out,
-                            max_facts,
-                        );
+                        children.push(Abduction {
+                            goals: rest,
+                            subst,
+                            assumed,
+                            deferred: later,
+                        });
                     } else {
                         self.ungrounded.insert(show(a));
                         self.complete = false;
@@ -873,22 +936,19 @@ impl<'r> Session<'r> {
                             .map(|l| (rename(l, n), depth - 1))
                             .collect();
                         next.extend(goals.iter().cloned());
-                        self.abduce(
-                            Abduction {
-                                goals: next,
-                                subst: s,
-                                assumed: assumed.clone(),
-                                deferred: deferred.clone(),
-                            },
-                            out,
-                            max_facts,
-                        );
+                        children.push(Abduction {
+                            goals: next,
+                            subst: s,
+                            assumed: assumed.clone(),
+                            deferred: deferred.clone(),
+                        });
                     }
                 } else {
                     self.complete = false;
                 }
             }
         }
+        children
     }
 
     /// Whether a goal can be taken now: a positive goal unless put off; a comparison once
@@ -992,7 +1052,10 @@ fn witness(goals: &[(Literal, u32)], subst: &Subst) -> Option<Subst> {
             continue;
         };
         let (var, op, k) = match (&c.left, &c.right) {
-            (Expr::Var(v), other) => (v, c.op, eval(other)?),
+            (Expr::Var(v), other) => match eval(other) {
+                Some(k) => (v, c.op, k),
+                None => continue,
+            },
             (other, Expr::Var(v)) => {
                 let flipped = match c.op {
                     CmpOp::Gt => CmpOp::Lt,
@@ -1002,7 +1065,10 @@ fn witness(goals: &[(Literal, u32)], subst: &Subst) -> Option<Subst> {
                     CmpOp::Is => continue,
                     same => same,
                 };
-                (v, flipped, eval(other)?)
+                match eval(other) {
+                    Some(k) => (v, flipped, k),
+                    None => continue,
+                }
             }
             _ => continue,
         };
@@ -1027,6 +1093,33 @@ fn witness(goals: &[(Literal, u32)], subst: &Subst) -> Option<Subst> {
         return Some(s);
     }
     None
+}
+
+/// An atom's text with its variables numbered by first appearance: the same goal
+/// whatever its variables were renamed to.
+fn canonical(a: &Atom) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = a.name.clone();
+    out.push('(');
+    for t in &a.args {
+        match t {
+            super::ast::Term::Var(v) => {
+                let i = seen.iter().position(|s| s == v).unwrap_or_else(|| {
+                    seen.push(v);
+                    seen.len() - 1
+                });
+                out.push_str(&format!("_{i},"));
+            }
+            other => out.push_str(&format!("{other},")),
+        }
+    }
+    out.push(')');
+    out
+}
+
+/// The same atom, wherever written.
+fn same_atom(a: &Atom, b: &Atom) -> bool {
+    a.name == b.name && a.args == b.args
 }
 
 fn ground_term(t: &super::ast::Term) -> bool {
@@ -1153,6 +1246,9 @@ impl Reasoner {
             };
             diagnosis.trace = Some(trace);
         }
+        if let Some(fatal) = session.fatal.take() {
+            return Err(fatal);
+        }
         diagnosis.complete = session.complete;
         diagnosis.warnings = session.warnings.into_iter().collect();
         Ok(diagnosis)
@@ -1240,16 +1336,17 @@ impl Reasoner {
         // Smallest first; a set holding another found set is not minimal.
         let mut sets: Vec<Vec<String>> = found.into_iter().filter(|s| !s.is_empty()).collect();
         sets.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
-        let mut kept: Vec<Vec<String>> = Vec::new();
-        for s in sets {
-            if !kept.iter().any(|k| k.iter().all(|f| s.contains(f))) {
-                kept.push(s);
-            }
-        }
-        let mut proposals = Vec::new();
+        let mut proposals: Vec<Proposal> = Vec::new();
         let mut refused = 0;
         let mut unverified = 0;
-        for facts in kept {
+        for facts in sets {
+            // A set holding a verified smaller one is not minimal.
+            if proposals
+                .iter()
+                .any(|p| p.facts.iter().all(|f| facts.contains(f)))
+            {
+                continue;
+            }
             if proposals.len() >= max_proposals {
                 session.complete = false;
                 break;

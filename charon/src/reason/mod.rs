@@ -826,6 +826,13 @@ impl Reasoner {
         if knowledge.len() > self.config.max_knowledge_bytes {
             return Err(too_large(knowledge.len(), self.config.max_knowledge_bytes));
         }
+        if knowledge.contains('\0') {
+            // Never text: and the keys of programs a tool derives start with it.
+            return Err(Failure::new(
+                FailureKind::ParseError,
+                "the knowledge holds a NUL character: send text",
+            ));
+        }
         if let Some(found) = self.programs.get(knowledge) {
             return Ok(found);
         }

@@ -209,7 +209,9 @@ pub(crate) fn eval(e: &Expr) -> Option<Num> {
                 (Num::Int(x), Num::Int(y), Add) => x.checked_add(y).map(Num::Int)?,
                 (Num::Int(x), Num::Int(y), Sub) => x.checked_sub(y).map(Num::Int)?,
                 (Num::Int(x), Num::Int(y), Mul) => x.checked_mul(y).map(Num::Int)?,
-                (Num::Int(x), Num::Int(y), Div) if y != 0 && x % y == 0 => Num::Int(x / y),
+                (Num::Int(x), Num::Int(y), Div) if x.checked_rem(y) == Some(0) => {
+                    x.checked_div(y).map(Num::Int)?
+                }
                 (_, _, Div) if b.float() == 0.0 => return None,
                 (_, _, Add) => Num::Float(a.float() + b.float()),
                 (_, _, Sub) => Num::Float(a.float() - b.float()),
@@ -293,6 +295,10 @@ mod tests {
         assert_eq!(e("2 + 3 * 4"), Some(Num::Int(14)));
         assert_eq!(e("7 / 2"), Some(Num::Float(3.5)));
         assert_eq!(e("1 / 0"), None);
+        assert_eq!(
+            e("-9223372036854775808 / -1"),
+            Some(Num::Float(9223372036854775808.0))
+        );
         assert_eq!(show("p($x#12, $y)"), "p($x, $y)");
         assert_eq!(show("$\u{0}tom > 3"), "tom > 3");
     }

@@ -258,8 +258,9 @@ impl Reasoner {
                     program
                         .clauses
                         .retain(|c| !(c.is_fact() && c.head.to_string() == fact));
+                    let added_before = added.len();
                     added.retain(|a: &Clause| a.head.to_string() != fact);
-                    let removed = before - program.clauses.len();
+                    let removed = before - program.clauses.len() + (added_before - added.len());
                     if removed == 0 {
                         let mut f = Failure::new(
                             FailureKind::InvalidRequest,
