@@ -42,8 +42,14 @@ impl From<Status> for ExitCode {
 struct Stop(Status, String);
 
 /// Runs `charon call KB [OP [ARGS…]]`; the limits are in `config`.
-pub fn run(kb: &Path, op: Option<&str>, args: &[String], config: EngineConfig) -> ExitCode {
-    match call(kb, op, args, config) {
+pub fn run(
+    kb: &Path,
+    op: Option<&str>,
+    args: &[String],
+    config: EngineConfig,
+    explain: bool,
+) -> ExitCode {
+    match call(kb, op, args, config, explain) {
         Ok(status) => status.into(),
         Err(Stop(status, message)) => {
             eprintln!("charon: {message}");
@@ -57,6 +63,7 @@ fn call(
     name: Option<&str>,
     args: &[String],
     config: EngineConfig,
+    explain: bool,
 ) -> Result<Status, Stop> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Stop(
@@ -119,6 +126,15 @@ fn call(
     let id = kb
         .resolve(name)
         .ok_or_else(|| failure(&CallError::UnknownOperation(name.to_string())))?;
+    if explain {
+        let explanation = kb
+            .explain(id, &Value::Object(arguments))
+            .map_err(|e| failure(&e))?;
+        let json = serde_json::to_string_pretty(&explanation)
+            .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
+        print(&format!("{json}\n"))?;
+        return Ok(answered(op, &explanation.result));
+    }
     let prepared = kb
         .prepare(id, &Value::Object(arguments))
         .map_err(|e| failure(&e))?;

@@ -144,6 +144,13 @@ struct CallArgs {
         default_value = "warn,charon::kb_output=info"
     )]
     log: String,
+    /// Print the answer with a proof tree per solution (as JSON: the result of POST
+    /// /explain) instead of the answer alone; read-only operations the tracer can
+    /// follow only (pure Prolog: no cut, if-then-else, findall, database changes).
+    ///
+    /// Example: charon call --explain examples/rbac.pl get_user_roles --User user_0006
+    #[arg(long)]
+    explain: bool,
     #[command(flatten)]
     limits: CallLimitArgs,
 }
@@ -672,7 +679,7 @@ fn call(args: CallArgs) -> ExitCode {
         Some((op, rest)) => (Some(op.as_str()), rest),
         None => (None, &[][..]),
     };
-    crate::call::run(&args.kb, op, rest, config)
+    crate::call::run(&args.kb, op, rest, config, args.explain)
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {

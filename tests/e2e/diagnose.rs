@@ -589,3 +589,33 @@ fn explain_refuses_when_the_file_is_not_what_was_loaded() {
         Err(e) => panic!("{e}"),
     }
 }
+
+#[test]
+fn charon_call_explain_prints_the_answer_with_its_proofs() {
+    let kb = root().join("examples/rbac.pl");
+    let kb = kb.to_str().expect("utf-8 path");
+    let (code, out, err) = crate::util::run_charon(&[
+        "call",
+        "--explain",
+        kb,
+        "get_user_has_permission",
+        "--User",
+        "user_0006",
+        "--Perm",
+        "merge",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["result"], true);
+    assert_eq!(json["proofs"][0]["kind"], "rule", "{json}");
+    let (code, _, err) = crate::util::run_charon(&[
+        "call",
+        "--explain",
+        kb,
+        "users_with_permission",
+        "--Perm",
+        "deploy",
+    ]);
+    assert_eq!(code, 3);
+    assert!(err.contains("findall"), "{err}");
+}
