@@ -580,13 +580,14 @@ fn explain_refuses_when_the_file_is_not_what_was_loaded() {
     )
     .expect("loads");
     let id = kb.resolve("get_p").expect("op");
+    // The engine kept the later group only (the trap this guards against).
     let plain = kb.call("get_p", &serde_json::json!({})).expect("call");
+    assert_eq!(plain, serde_json::json!([2]));
     match kb.explain(id, &serde_json::json!({})) {
         Err(charon::CallError::NotTraceable { reason, .. }) => {
             assert!(reason.contains("discontiguous"), "{reason}")
         }
-        Ok(e) => assert_eq!(e.result, plain, "an explanation must give the plain answer"),
-        Err(e) => panic!("{e}"),
+        other => panic!("explained with clauses the engine does not run: {other:?}"),
     }
 }
 
