@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use charon::{EngineConfig, Limits};
+use charon::{Counting, EngineConfig, Limits};
 use clap::{Args, Parser, Subcommand};
 
 /// Turn a Prolog knowledge base into typed APIs.
@@ -357,6 +357,13 @@ struct LimitArgs {
     recycle_memory_mb: u64,
 }
 
+/// `--inference-counting` (the library's [`Counting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum CountingArg {
+    Adaptive,
+    Strict,
+}
+
 /// The limits of one call (defaults are the library's `Limits::default()`).
 #[derive(Debug, Args)]
 struct CallLimitArgs {
@@ -368,6 +375,14 @@ struct CallLimitArgs {
     /// limit, which replaces its worker). Example: --max-inferences 1000000
     #[arg(long, value_name = "N", default_value_t = Limits::default().inferences)]
     max_inferences: u64,
+    /// How the inference limit is enforced on read-only operations. `adaptive`: an
+    /// operation whose first 100 calls all ended within the limits runs without the
+    /// counter, its count compared when a call ends (same answers, a third less
+    /// time on long goals; a call that never ends is stopped by the time limit, once,
+    /// and the operation is counted again for good). `strict`: always counted.
+    /// Example: --inference-counting strict
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = CountingArg::Adaptive)]
+    inference_counting: CountingArg,
     /// Most solutions collected for a nondet operation. Example: --max-solutions 500
     #[arg(long, value_name = "N", default_value_t = Limits::default().solutions)]
     max_solutions: usize,
@@ -392,6 +407,10 @@ impl CallLimitArgs {
         let mut config = EngineConfig::default();
         config.limits.time = Duration::from_millis(self.timeout_ms);
         config.limits.inferences = self.max_inferences;
+        config.limits.counting = match self.inference_counting {
+            CountingArg::Adaptive => Counting::Adaptive,
+            CountingArg::Strict => Counting::Strict,
+        };
         config.limits.solutions = self.max_solutions;
         config.limits.memory = (self.max_memory_mb > 0).then_some(self.max_memory_mb << 20);
         config.load_timeout = Duration::from_millis(self.load_timeout_ms.max(1));

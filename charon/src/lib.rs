@@ -78,7 +78,7 @@ pub mod term;
 
 pub use cache::CacheStats;
 pub use charon_pldoc as pldoc;
-pub use engine::{EngineConfig, EngineError, EngineStats, Limits};
+pub use engine::{Counting, EngineConfig, EngineError, EngineStats, Limits};
 pub use kb::{
     Answer, ArgumentError, Call, CallError, EXPLAIN_DEPTH, Effects, ExplainRequest, Explanation,
     KnowledgeBase, LoadError, OpId, explain_input_schema, explain_output_schema,

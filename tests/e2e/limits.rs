@@ -229,3 +229,131 @@ fn no_inference_limit_leaves_the_time_limit() {
     );
     assert_eq!(kb.call("point", &json!({"K": 4})).ok(), Some(json!(8)));
 }
+
+/// A pure-read knowledge base of `tests/kbs/pressure/engine.pl` with `inferences`
+/// and `counting`, on one worker.
+fn counting_kb(inferences: u64, counting: charon::Counting) -> KnowledgeBase {
+    KnowledgeBase::load_with(
+        fixture("pressure/engine.pl"),
+        charon::EngineConfig {
+            workers: 1,
+            limits: charon::Limits {
+                inferences,
+                counting,
+                time: Duration::from_secs(2),
+                ..config().limits
+            },
+            ..config()
+        },
+    )
+    .expect("loads")
+}
+
+/// Calls `name` with `args` until adaptive counting has taken it off the counter.
+fn promote(kb: &KnowledgeBase, name: &str, args: &serde_json::Value) {
+    for _ in 0..charon::Counting::PROMOTE_AFTER {
+        kb.call(name, args).expect("a clean call");
+    }
+    assert_eq!(kb.is_counted(name), Some(false), "{name} is promoted");
+}
+
+/// Differential: once an operation runs without the counter, every call still gets
+/// the answer the counter gives, to the inference: det, semidet failing, and nondet (more solutions
+/// than the limit too), on both sides of the limit. Consecutive limits, so that an
+/// answer that changes one inference too early or too late shows.
+#[test]
+fn uncounted_calls_answer_as_counted_ones_at_the_limit() {
+    let show = |r: Result<serde_json::Value, CallError>| match r {
+        Ok(v) => v.to_string(),
+        Err(CallError::InferenceLimit { .. }) => "inference limit".into(),
+        Err(CallError::TooManySolutions { .. }) => "too many".into(),
+        Err(e) => format!("error: {e}"),
+    };
+    let ops = [
+        ("count", 40..=74),
+        ("none_below", 40..=74),
+        ("upto", 2..=30),
+    ];
+    let mut limited = std::collections::BTreeSet::new();
+    for limit in 200..=212 {
+        let strict = counting_kb(limit, charon::Counting::Strict);
+        for (name, sizes) in ops.clone() {
+            // The operation goes back under the counter for good after its first
+            // call over the limit: every call under it, then the first one over it
+            // (sizes grow with the work).
+            let adaptive = counting_kb(limit, charon::Counting::Adaptive);
+            promote(&adaptive, name, &json!({"N": 3}));
+            for n in sizes {
+                let args = json!({ "N": n });
+                let want = show(strict.call(name, &args));
+                let got = show(adaptive.call(name, &args));
+                assert_eq!(got, want, "{name}({n}) at {limit}: adaptive vs strict");
+                let over = want == "inference limit";
+                limited.insert((name, over));
+                if over {
+                    assert_eq!(adaptive.is_counted(name), Some(true));
+                    break;
+                }
+                assert_eq!(adaptive.is_counted(name), Some(false), "{name}({n})");
+            }
+        }
+    }
+    assert_eq!(limited.len(), 6, "both sides of the limit, every operation");
+    assert_eq!(
+        counting_kb(1000, charon::Counting::Strict).is_counted("count"),
+        Some(true)
+    );
+    // An exception the goal raises is still an exception.
+    let kb = KnowledgeBase::load_with(fixture("types.pl"), config()).expect("loads");
+    for _ in 0..charon::Counting::PROMOTE_AFTER {
+        let e = kb.call("throws", &json!({"X": 1})).expect_err("throws");
+        assert!(matches!(e, CallError::Exception { .. }), "{e:?}");
+    }
+    assert_eq!(kb.is_counted("throws"), Some(false));
+    let e = kb.call("throws", &json!({"X": 1})).expect_err("throws");
+    assert!(matches!(e, CallError::Exception { .. }), "{e:?}");
+}
+
+/// A runaway call of an uncounted operation is stopped by the time limit, and the
+/// operation is counted from then on: the next runaway meets the inference limit.
+#[test]
+fn a_runaway_uncounted_call_meets_the_time_limit_once() {
+    let kb = counting_kb(100_000, charon::Counting::Adaptive);
+    promote(&kb, "count", &json!({"N": 10}));
+    // count_down never reaches 0 from below.
+    let runaway = json!({"N": -1});
+    assert!(
+        matches!(kb.call("count", &runaway), Err(CallError::TimeLimit { .. })),
+        "uncounted: stopped by the clock"
+    );
+    assert_eq!(kb.is_counted("count"), Some(true));
+    let started = Instant::now();
+    assert!(
+        matches!(
+            kb.call("count", &runaway),
+            Err(CallError::InferenceLimit { .. })
+        ),
+        "counted again"
+    );
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(kb.call("count", &json!({"N": 10})).ok(), Some(json!(10)));
+}
+
+/// `Counting::Strict` never runs a call uncounted, nor does adaptive counting run a
+/// write uncounted.
+#[test]
+fn strict_counting_and_writes_stay_counted() {
+    let strict = counting_kb(100_000, charon::Counting::Strict);
+    for _ in 0..charon::Counting::PROMOTE_AFTER + 5 {
+        strict.call("point", &json!({"K": 1})).expect("point");
+    }
+    assert_eq!(strict.is_counted("point"), Some(true));
+    let writes = KnowledgeBase::load_with(fixture("counter.pl"), config()).expect("loads");
+    for _ in 0..charon::Counting::PROMOTE_AFTER + 5 {
+        writes.call("put_increment", &json!({})).expect("write");
+        writes.call("get_counter", &json!({})).expect("read");
+    }
+    assert_eq!(writes.is_counted("put_increment"), Some(true));
+    assert_eq!(writes.is_counted("get_counter"), Some(false));
+    assert_eq!(writes.is_counted("nope"), None);
+}

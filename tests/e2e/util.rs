@@ -33,6 +33,7 @@ pub fn config() -> EngineConfig {
             solutions: 1000,
             time: std::time::Duration::from_secs(3),
             memory: Some(1 << 30),
+            ..Limits::default()
         },
         answer_cache: 0,
         ..EngineConfig::default()

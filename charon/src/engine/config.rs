@@ -10,6 +10,8 @@ pub struct Limits {
     /// big integers, about a third of a long goal's time. Without it a runaway call
     /// is stopped by the time limit, which kills and replaces its worker.
     pub inferences: u64,
+    /// How the inference limit is enforced on read-only operations.
+    pub counting: Counting,
     /// Solutions collected for a many-solution operation.
     pub solutions: usize,
     /// Wall-clock time per call, waiting for a free worker included.
@@ -22,11 +24,44 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             inferences: 10_000_000,
+            counting: Counting::default(),
             solutions: 10_000,
             time: Duration::from_secs(10),
             memory: Some(4 << 30),
         }
     }
+}
+
+/// How the inference limit is enforced on the calls of read-only operations (writes
+/// always run under the counter).
+///
+/// Both give every call that ends the same answer: a call that used more inferences
+/// than the limit is an inference-limit error either way, to the inference. They
+/// differ in what stops a call that never ends, and in what counting costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Counting {
+    /// Every call runs under scryer's inference counter, which stops it at the limit.
+    /// The counter costs about a third of an inference-heavy goal's time.
+    Strict,
+    /// An operation's calls run under the counter until
+    /// [`PROMOTE_AFTER`](Self::PROMOTE_AFTER) of them have ended within every limit.
+    /// From then on they run without it: the engine's running total of inferences is
+    /// read before and after, and a call that used more than the limit gets the
+    /// inference-limit error it would have got under the counter. A call of such an
+    /// operation that never ends is stopped by the wall-clock limit (its worker is
+    /// replaced), and the operation goes back under the counter for good, as it does
+    /// after any limit hit, memory exhaustion or lost worker. Calls already prepared
+    /// then still run without it, so a runaway argument costs the workers at most
+    /// about two wall-clock limits, once per operation.
+    #[default]
+    Adaptive,
+}
+
+impl Counting {
+    /// Calls of an operation that must end within every limit, under the counter,
+    /// before [`Counting::Adaptive`] runs it without.
+    pub const PROMOTE_AFTER: u32 = 100;
 }
 
 /// How a knowledge base runs its calls.

@@ -77,7 +77,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-pub use config::{EngineConfig, EngineError, Limits};
+pub use config::{Counting, EngineConfig, EngineError, Limits};
 
 pub(crate) use outcome::Outcome;
 

@@ -42,7 +42,22 @@
 % counts nothing (the wall-clock limit still holds). Counting has a price in
 % scryer 0.10: its counters are big integers, and a third of a long goal's time
 % goes to them.
+%
+% Limit = checked(L) runs Goal without a counter and compares the engine's global
+% inference count (kept anyway) before and after: a call that used more than L
+% inferences gets the same inference_limit_exceeded as under a counter of L (the
+% offsets below are this clause's own inferences: one when Goal succeeds, two
+% when it fails), one that did not gets its own answer. What it cannot do is stop
+% a runaway goal: the wall-clock limit does that (see `Counting` in config.rs).
 '$charon_call'(G, 0, _, E) :- !, catch(G, E, true).
+'$charon_call'(G, checked(Lim), R0, E) :- !,
+    '$inference_count'(C0),
+    (   catch(G, E0, true) -> Found = true ; Found = false ),
+    '$inference_count'(C1),
+    (   Found == true -> Used is C1 - C0 - 1 ; Used is C1 - C0 - 2 ),
+    (   Used > Lim -> R0 = inference_limit_exceeded
+    ;   Found == true, E = E0
+    ).
 '$charon_call'(G, Lim, R0, E) :- catch(call_with_inference_limit(G, Lim, R0), E, true).
 
 % When the heap runs out under the worker's memory limit, scryer 0.10 throws a term

@@ -194,12 +194,13 @@ impl KnowledgeBase {
     pub fn prepare_inputs(&self, id: OpId, inputs: &[&Value]) -> Result<Call, CallError> {
         let op = self.checked(id)?;
         let limits = &self.engine.config().limits;
-        let query = codec::build_query(op, inputs, limits.inferences, limits.solutions).map_err(
-            |error| CallError::Arguments {
+        let limit = self.counters.limit(id.index, limits.inferences);
+        let query = codec::build_query(op, inputs, limit, limits.solutions).map_err(|error| {
+            CallError::Arguments {
                 operation: op.name.to_string(),
                 error,
-            },
-        )?;
+            }
+        })?;
         Ok(Call {
             op: id,
             query,
@@ -406,6 +407,7 @@ impl KnowledgeBase {
             generation,
         } = sent;
         let op = self.checked(id)?;
+        self.counters.record(id.index, &outcome);
         let outcome = outcome.map_err(|error| engine_error(&op.name, error))?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());

@@ -34,15 +34,33 @@ pub(crate) fn inputs_of<'v>(
 pub(crate) fn build_query(
     op: &Operation,
     inputs: &[&Value],
-    inferences: u64,
+    limit: InferenceLimit,
     solutions: usize,
 ) -> Result<String, ArgumentError> {
     let (goal, template) = goal_and_template(op, inputs)?;
     Ok(if op.determinism.is_many() {
-        format!("'$charon_all'({template},{goal},{inferences},{solutions},R).")
+        format!("'$charon_all'({template},{goal},{limit},{solutions},R).")
     } else {
-        format!("'$charon_once'({template},{goal},{inferences},R).")
+        format!("'$charon_once'({template},{goal},{limit},R).")
     })
+}
+
+/// The inference limit of one call, as the wrapper's `'$charon_call'/4` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InferenceLimit {
+    /// Under scryer's counter (0: no limit).
+    Counted(u64),
+    /// Without the counter, the count compared when the call ends.
+    Checked(u64),
+}
+
+impl std::fmt::Display for InferenceLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InferenceLimit::Counted(n) => write!(f, "{n}"),
+            InferenceLimit::Checked(n) => write!(f, "checked({n})"),
+        }
+    }
 }
 
 /// The goal of a call, `name(…)`, and the template of its outputs, `sol(O…)`.

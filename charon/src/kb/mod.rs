@@ -8,6 +8,7 @@
 
 mod call;
 mod codec;
+mod counting;
 mod error;
 mod explain;
 
@@ -80,6 +81,8 @@ pub struct KnowledgeBase {
     path: PathBuf,
     report: Report,
     effects: Vec<Verdict>,
+    /// Which operations' calls run under the inference counter.
+    counters: counting::Counters,
     /// Why the engine runs one worker, if it must.
     single_worker: Option<String>,
     cache: AnswerCache,
@@ -220,11 +223,13 @@ impl KnowledgeBase {
             }
         }
         let cache = AnswerCache::new(engine.config().answer_cache);
+        let counters = counting::Counters::new(engine.config().limits.counting, &effects);
         Ok(KnowledgeBase {
             display,
             path: abs,
             report,
             effects,
+            counters,
             single_worker,
             cache,
             pending: AtomicUsize::new(0),
@@ -289,6 +294,17 @@ impl KnowledgeBase {
     /// does: an operation may change state that cannot be copied between workers.
     pub fn single_worker_reason(&self) -> Option<&str> {
         self.single_worker.as_deref()
+    }
+
+    /// Whether the next call of `name` runs under the engine's inference counter
+    /// (see [`Counting`](crate::Counting)); `None` for an unknown operation.
+    pub fn is_counted(&self, name: &str) -> Option<bool> {
+        let id = self.resolve(name)?;
+        let inferences = self.engine.config().limits.inferences;
+        Some(matches!(
+            self.counters.limit(id.index(), inferences),
+            codec::InferenceLimit::Counted(n) if n > 0
+        ))
     }
 
     /// Whether answers of `name` may be cached: it neither changes the database nor

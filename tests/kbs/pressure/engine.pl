@@ -44,3 +44,7 @@ point(K, V) :- V is K * 2.
 count(N, N) :- count_down(N).
 count_down(0) :- !.
 count_down(N) :- N1 is N - 1, count_down(N1).
+
+%! none_below(+N:integer) is semidet.
+%  Counts down from N (about 3N inferences), then fails.
+none_below(N) :- count_down(N), fail.
