@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # HTTP benchmark: Charon beside SWI-Prolog's own HTTP server, on the same knowledge base.
 #
-# What is measured. Five servers, one at a time, all serving examples/rbac.pl
+# What is measured. Six servers, one at a time, all serving examples/rbac.pl
 # (1,000 users, 14 permissions) on 127.0.0.1 with the same routes and the same JSON:
 #   swi             bench/peers/swi_server.pl: SWI-Prolog's thread pool HTTP server
 #                   (library(http/thread_httpd)), SWI_WORKERS=4 worker threads;
@@ -10,10 +10,13 @@
 #                   default adaptive counting: once an operation's first 100 calls
 #                   ended within the limits, its inferences are checked after each
 #                   call instead of counted during it — the warm-up gets there);
-#   charon-strict   charon http --answer-cache 0 --inference-counting strict (every
-#                   call under scryer's inference counter);
-#   charon-nocount  charon http --answer-cache 0 --max-inferences 0 (no inference
-#                   limit at all: the time limit alone bounds a call).
+#   charon-io1      charon-nocache with --io-threads 1 (one thread for HTTP, so the
+#                   engine workers have the cores: the setting for an engine-bound
+#                   server on a small machine);
+#   charon-strict   charon-io1 with --inference-counting strict (every call under
+#                   scryer's inference counter);
+#   charon-nocount  charon-io1 with --max-inferences 0 (no inference limit at all:
+#                   the time limit alone bounds a call).
 # Four workloads (wrk scripts in bench/wrk/):
 #   point_fixed     GET /get_user_has_permission?User=user_0042&Perm=deploy (→ false);
 #   point_uniform   the same route, (user, permission) drawn uniformly from the
@@ -50,11 +53,11 @@
 # JSON line per run in $BENCH_OUT/results.jsonl and the server logs in $BENCH_OUT.
 #
 # Usage:
-#   scripts/bench-http.sh                          # builds charon-cli, full run (~12 min)
+#   scripts/bench-http.sh                          # builds charon-cli, full run (~14 min)
 #   SKIP_BUILD=1 DURATION=2 REPEATS=1 WARMUP=1 scripts/bench-http.sh   # smoke run
 # Environment (defaults in brackets):
 #   DURATION [10] seconds per run   REPEATS [3]   WARMUP [2] seconds   CONNS [64]
-#   THREADS [1] wrk threads         ONLY ["swi charon charon-nocache charon-strict charon-nocount"]
+#   THREADS [1] wrk threads         ONLY ["swi charon charon-nocache charon-io1 charon-strict charon-nocount"]
 #   WORKLOADS ["point_fixed point_uniform point_zipf list"]
 #   SWI_WORKERS [4]   CHARON_ARGS [""] extra flags for both charon servers
 #   KB [examples/rbac.pl]   PORT [18081]   BENCH_OUT [a new temporary folder]
@@ -69,7 +72,7 @@ REPEATS=${REPEATS:-3}
 WARMUP=${WARMUP:-2}
 CONNS=${CONNS:-64}
 THREADS=${THREADS:-1}
-ONLY=${ONLY:-"swi charon charon-nocache charon-strict charon-nocount"}
+ONLY=${ONLY:-"swi charon charon-nocache charon-io1 charon-strict charon-nocount"}
 WORKLOADS=${WORKLOADS:-"point_fixed point_uniform point_zipf list"}
 SWI_WORKERS=${SWI_WORKERS:-4}
 CHARON_ARGS=${CHARON_ARGS:-}
@@ -285,9 +288,10 @@ start_server() {  # name
     swi) cmd=(swipl bench/peers/swi_server.pl --port="$PORT" --workers="$SWI_WORKERS" --kb="$KB") ;;
     charon) cmd=("$BIN" http "$KB" --port "$PORT" --log warn $CHARON_ARGS) ;;
     charon-nocache) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 $CHARON_ARGS) ;;
-    charon-strict) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --inference-counting strict $CHARON_ARGS) ;;
-    charon-nocount) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --max-inferences 0 $CHARON_ARGS) ;;
-    *) log "unknown server $name (ONLY takes swi, charon, charon-nocache, charon-strict, charon-nocount)"; exit 2 ;;
+    charon-io1) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --io-threads 1 $CHARON_ARGS) ;;
+    charon-strict) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --io-threads 1 --inference-counting strict $CHARON_ARGS) ;;
+    charon-nocount) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --io-threads 1 --max-inferences 0 $CHARON_ARGS) ;;
+    *) log "unknown server $name (ONLY takes swi, charon, charon-nocache, charon-io1, charon-strict, charon-nocount)"; exit 2 ;;
   esac
   if curl -s -o /dev/null "$URL/health"; then log "port $PORT is already in use (set PORT)"; exit 1; fi
   "${cmd[@]}" >"$BENCH_OUT/$name.log" 2>&1 &

@@ -340,6 +340,12 @@ struct LimitArgs {
     /// Engine worker processes (default: one per core). Example: --workers 4
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
+    /// Threads that serve requests (HTTP, MCP), apart from the engine workers
+    /// (default: one per core). When most calls run in the engine (answer cache off,
+    /// writes), fewer can leave more of the cores to the workers. Example:
+    /// --io-threads 1
+    #[arg(long, value_name = "N")]
+    io_threads: Option<usize>,
     /// MiB of answers of pure read-only operations kept until the database
     /// changes (0 turns the cache off). Example: --answer-cache 0
     #[arg(long, value_name = "MIB", default_value_t = EngineConfig::default().answer_cache >> 20)]
@@ -558,7 +564,13 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
         (None, Some(r)) => charon::http::reasoning_router(r, options),
         (None, None) => anyhow::bail!("give a knowledge base (.pl), or --reasoning"),
     };
-    serve(&args.host, args.port, &guard, |_| app)?;
+    serve(
+        &args.host,
+        args.port,
+        &guard,
+        args.limits.io_threads,
+        |_| app,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -577,10 +589,7 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
         server
     };
     if args.stdio {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()?;
-        runtime.block_on(charon::mcp::serve_stdio(server))?;
+        runtime(args.limits.io_threads)?.block_on(charon::mcp::serve_stdio(server))?;
         return Ok(ExitCode::SUCCESS);
     }
     let host = args.host.unwrap_or_else(|| "127.0.0.1".into());
@@ -591,8 +600,23 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
             args.session_idle_secs.max(1),
         ));
     let app = charon::mcp::http_router_with(server, guard.clone(), options);
-    serve(&host, args.port.unwrap_or(3000), &guard, move |_| app)?;
+    serve(
+        &host,
+        args.port.unwrap_or(3000),
+        &guard,
+        args.limits.io_threads,
+        move |_| app,
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The runtime of the servers: `threads` worker threads (default: one per core).
+fn runtime(threads: Option<usize>) -> anyhow::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = threads {
+        builder.worker_threads(n.max(1));
+    }
+    Ok(builder.enable_all().build()?)
 }
 
 /// Binds `host:port`, builds the app for the bound address, serves it until Ctrl-C
@@ -601,12 +625,10 @@ fn serve(
     host: &str,
     port: u16,
     guard: &charon::http::Guard,
+    io_threads: Option<usize>,
     app: impl FnOnce(std::net::SocketAddr) -> axum::Router,
 ) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async move {
+    runtime(io_threads)?.block_on(async move {
         // Handlers are installed before the address is announced, so a signal sent as
         // soon as the server is up is never lost.
         let shutdown = shutdown_signal()?;

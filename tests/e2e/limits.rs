@@ -357,3 +357,34 @@ fn strict_counting_and_writes_stay_counted() {
     assert_eq!(writes.is_counted("get_counter"), Some(false));
     assert_eq!(writes.is_counted("nope"), None);
 }
+
+/// Through the binary: `--inference-counting` and `--io-threads` reach the server. A
+/// promoted operation's runaway call meets the time limit by default (504) and the
+/// inference limit under `strict` (422).
+#[test]
+fn the_server_takes_its_counting_mode_from_the_command_line() {
+    use crate::util::{HttpServer, http};
+    let status_of_runaway = |extra: &[&str]| {
+        // Cached answers never reach the engine, nor count towards promotion.
+        let mut args = vec![
+            "--timeout-ms",
+            "1500",
+            "--max-inferences",
+            "100000",
+            "--answer-cache",
+            "0",
+        ];
+        args.extend_from_slice(extra);
+        let server = HttpServer::start(&fixture("pressure/engine.pl"), &args);
+        for _ in 0..charon::Counting::PROMOTE_AFTER {
+            let (status, body) =
+                http(server.port, "POST", "/count", Some(r#"{"N": 3}"#)).expect("answers");
+            assert_eq!((status, body.as_str()), (200, "3"));
+        }
+        let (status, _) =
+            http(server.port, "POST", "/count", Some(r#"{"N": -1}"#)).expect("answers");
+        status
+    };
+    assert_eq!(status_of_runaway(&["--io-threads", "1"]), 504);
+    assert_eq!(status_of_runaway(&["--inference-counting", "strict"]), 422);
+}
