@@ -388,3 +388,25 @@ fn the_server_takes_its_counting_mode_from_the_command_line() {
     assert_eq!(status_of_runaway(&["--io-threads", "1"]), 504);
     assert_eq!(status_of_runaway(&["--inference-counting", "strict"]), 422);
 }
+
+/// An answer cached before an operation was promoted is still found after: the
+/// cache key does not depend on how inferences are limited.
+#[test]
+fn promotion_keeps_the_cached_answers() {
+    let kb = KnowledgeBase::load_with(
+        fixture("pressure/engine.pl"),
+        charon::EngineConfig {
+            answer_cache: 1 << 20,
+            ..config()
+        },
+    )
+    .expect("loads");
+    assert_eq!(kb.call("point", &json!({"K": -1})).ok(), Some(json!(-2)));
+    for k in 0..charon::Counting::PROMOTE_AFTER {
+        kb.call("point", &json!({ "K": k })).expect("point");
+    }
+    assert_eq!(kb.is_counted("point"), Some(false));
+    let hits = kb.cache_stats().hits;
+    assert_eq!(kb.call("point", &json!({"K": -1})).ok(), Some(json!(-2)));
+    assert_eq!(kb.cache_stats().hits, hits + 1);
+}

@@ -64,7 +64,10 @@ impl OpId {
 #[derive(Debug, Clone)]
 pub struct Call {
     op: OpId,
+    /// The goal, its inference limit under the counter (also the cache key).
     query: String,
+    /// Where the limit starts in `query`.
+    limit_at: usize,
     cacheable: bool,
     generation: u64,
 }
@@ -75,16 +78,23 @@ impl Call {
         self.op
     }
 
-    /// Splits the call into its goal, for the engine, and what shaping the answer
-    /// needs afterwards.
-    fn dispatch(self) -> (String, Sent) {
-        let key = self.cacheable.then(|| self.query.clone());
+    /// Splits the call into its goal, for the engine (`uncounted`: its inferences
+    /// checked at the end rather than counted), and what shaping the answer needs
+    /// afterwards.
+    fn dispatch(self, uncounted: bool) -> (String, Sent) {
+        let (query, key) = if uncounted {
+            let query = codec::uncounted(&self.query, self.limit_at);
+            (query, self.cacheable.then_some(self.query))
+        } else {
+            let key = self.cacheable.then(|| self.query.clone());
+            (self.query, key)
+        };
         let sent = Sent {
             op: self.op,
             key,
             generation: self.generation,
         };
-        (self.query, sent)
+        (query, sent)
     }
 }
 
@@ -194,16 +204,15 @@ impl KnowledgeBase {
     pub fn prepare_inputs(&self, id: OpId, inputs: &[&Value]) -> Result<Call, CallError> {
         let op = self.checked(id)?;
         let limits = &self.engine.config().limits;
-        let limit = self.counters.limit(id.index, limits.inferences);
-        let query = codec::build_query(op, inputs, limit, limits.solutions).map_err(|error| {
-            CallError::Arguments {
+        let (query, limit_at) = codec::build_query(op, inputs, limits.inferences, limits.solutions)
+            .map_err(|error| CallError::Arguments {
                 operation: op.name.to_string(),
                 error,
-            }
-        })?;
+            })?;
         Ok(Call {
             op: id,
             query,
+            limit_at,
             cacheable: self.cache.enabled() && self.effects[id.index].cacheable,
             generation: self.engine.generation(),
         })
@@ -258,9 +267,10 @@ impl KnowledgeBase {
         if self.effects[call.op.index].access == Access::Read {
             // Reads wait in the engine's queue and run in batches (no thread of
             // their own); the answer is shaped here, on the caller's task.
-            let (query, sent) = call.dispatch();
+            let uncounted = self.uncounted(call.op.index);
+            let (query, sent) = call.dispatch(uncounted);
             let outcome = self
-                .read_batched(query, deadline, admitted, &operation)
+                .read_batched(query, deadline, admitted, &operation, Some(sent.op.index))
                 .await?;
             return self.finish(sent, outcome);
         }
@@ -291,19 +301,24 @@ impl KnowledgeBase {
 
     /// Queues a read for the engine's batches and waits for its outcome (or for the
     /// deadline, if it never started). The admission place is given back when the
-    /// engine is done with it.
+    /// engine is done with it, and how a call of operation `op` ended is recorded
+    /// then (for inference counting), even if nobody waits for it any more.
     async fn read_batched<K: Deref<Target = KnowledgeBase> + Send + 'static>(
         &self,
         query: String,
         deadline: Instant,
         admitted: Admission<K>,
         operation: &str,
+        op: Option<usize>,
     ) -> Result<Result<RunOutcome, EngineError>, CallError> {
         let (send, receive) = tokio::sync::oneshot::channel();
         self.engine.submit_read(
             query,
             deadline,
             Box::new(move |result| {
+                if let Some(index) = op {
+                    admitted.0.counters.record(index, &result);
+                }
                 drop(admitted);
                 let _ = send.send(result);
             }),
@@ -341,7 +356,7 @@ impl KnowledgeBase {
     ) -> Result<RunOutcome, CallError> {
         let deadline = arrived + self.engine.config().limits.time;
         let admitted = admit(Arc::clone(self), label.to_string())?;
-        self.read_batched(query, deadline, admitted, label)
+        self.read_batched(query, deadline, admitted, label, None)
             .await?
             .map_err(|e| engine_error(label, e))
     }
@@ -386,11 +401,20 @@ impl KnowledgeBase {
         })
     }
 
+    /// Whether the next call of the operation at `index` runs without the inference
+    /// counter (see `counting`).
+    fn uncounted(&self, index: usize) -> bool {
+        let inferences = self.engine.config().limits.inferences;
+        self.counters.uncounted(index, inferences)
+    }
+
     /// Runs a call on the engine; it must answer by `deadline`.
     fn run(&self, call: Call, deadline: Instant) -> Result<Answer, CallError> {
         let access = self.effects[call.op.index].access;
-        let (query, sent) = call.dispatch();
+        let uncounted = self.uncounted(call.op.index);
+        let (query, sent) = call.dispatch(uncounted);
         let outcome = self.engine.run(query, access, deadline);
+        self.counters.record(sent.op.index, &outcome);
         self.finish(sent, outcome)
     }
 
@@ -407,7 +431,6 @@ impl KnowledgeBase {
             generation,
         } = sent;
         let op = self.checked(id)?;
-        self.counters.record(id.index, &outcome);
         let outcome = outcome.map_err(|error| engine_error(&op.name, error))?;
         if !outcome.output.is_empty() {
             tracing::info!(target: "charon::kb_output", operation = %op.name, "{}", outcome.output.trim_end());

@@ -1,5 +1,7 @@
 //! JSON arguments → goal text, and the decoded outcome → the JSON answer.
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value};
 
 use super::{ArgumentError, CallError};
@@ -30,37 +32,43 @@ pub(crate) fn inputs_of<'v>(
 }
 
 /// Builds the goal of a call from its input values in mode-line order:
-/// `'$charon_once'(sol(O0,…), name(…), Limit, R).` or the `'$charon_all'` form.
+/// `'$charon_once'(sol(O0,…), name(…), Limit, R).` or the `'$charon_all'` form, with
+/// the inference limit under the counter; and where the limit starts in the text
+/// (see [`uncounted`]).
 pub(crate) fn build_query(
     op: &Operation,
     inputs: &[&Value],
-    limit: InferenceLimit,
+    inferences: u64,
     solutions: usize,
-) -> Result<String, ArgumentError> {
+) -> Result<(String, usize), ArgumentError> {
     let (goal, template) = goal_and_template(op, inputs)?;
-    Ok(if op.determinism.is_many() {
-        format!("'$charon_all'({template},{goal},{limit},{solutions},R).")
+    let head = if op.determinism.is_many() {
+        "'$charon_all'("
     } else {
-        format!("'$charon_once'({template},{goal},{limit},R).")
-    })
-}
-
-/// The inference limit of one call, as the wrapper's `'$charon_call'/4` takes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum InferenceLimit {
-    /// Under scryer's counter (0: no limit).
-    Counted(u64),
-    /// Without the counter, the count compared when the call ends.
-    Checked(u64),
-}
-
-impl std::fmt::Display for InferenceLimit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InferenceLimit::Counted(n) => write!(f, "{n}"),
-            InferenceLimit::Checked(n) => write!(f, "checked({n})"),
-        }
+        "'$charon_once'("
+    };
+    let mut query = format!("{head}{template},{goal},");
+    let at = query.len();
+    if op.determinism.is_many() {
+        write!(query, "{inferences},{solutions},R).")
+    } else {
+        write!(query, "{inferences},R).")
     }
+    .expect("writing to a String");
+    Ok((query, at))
+}
+
+/// The query `build_query` made, with its limit (the digits at `at`) checked when
+/// the call ends instead of counted: `checked(Limit)` (see `'$charon_call'/4`).
+pub(crate) fn uncounted(query: &str, at: usize) -> String {
+    let digits = query[at..].bytes().take_while(u8::is_ascii_digit).count();
+    let mut out = String::with_capacity(query.len() + 9);
+    out.push_str(&query[..at]);
+    out.push_str("checked(");
+    out.push_str(&query[at..at + digits]);
+    out.push(')');
+    out.push_str(&query[at + digits..]);
+    out
 }
 
 /// The goal of a call, `name(…)`, and the template of its outputs, `sol(O…)`.

@@ -7,7 +7,6 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use super::codec::InferenceLimit;
 use crate::analysis::Verdict;
 use crate::engine::{Access, Counting, EngineError, Outcome, RunOutcome};
 
@@ -39,19 +38,15 @@ impl Counters {
         Counters { mode, ops }
     }
 
-    /// The inference limit of the next call of operation `index`.
-    pub(super) fn limit(&self, index: usize, inferences: u64) -> InferenceLimit {
+    /// Whether the next call of operation `index` runs without the counter, its
+    /// inferences checked when it ends.
+    pub(super) fn uncounted(&self, index: usize, inferences: u64) -> bool {
         let op = &self.ops[index];
-        let checked = inferences > 0
+        inferences > 0
             && self.mode == Counting::Adaptive
             && op.eligible
             && op.clean.load(Ordering::Relaxed) >= Counting::PROMOTE_AFTER
-            && !op.strict.load(Ordering::Relaxed);
-        if checked {
-            InferenceLimit::Checked(inferences)
-        } else {
-            InferenceLimit::Counted(inferences)
-        }
+            && !op.strict.load(Ordering::Relaxed)
     }
 
     /// Records how a call of operation `index` ended.

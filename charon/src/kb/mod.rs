@@ -301,10 +301,7 @@ impl KnowledgeBase {
     pub fn is_counted(&self, name: &str) -> Option<bool> {
         let id = self.resolve(name)?;
         let inferences = self.engine.config().limits.inferences;
-        Some(matches!(
-            self.counters.limit(id.index(), inferences),
-            codec::InferenceLimit::Counted(n) if n > 0
-        ))
+        Some(inferences > 0 && !self.counters.uncounted(id.index(), inferences))
     }
 
     /// Whether answers of `name` may be cached: it neither changes the database nor
