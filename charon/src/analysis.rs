@@ -77,6 +77,10 @@ pub(crate) struct Analysis {
     pub main_module: String,
     /// Why no predicate could be proven anything (then everything is untracked).
     pub problem: Option<String>,
+    /// Some clause sets an inference limit of its own (`call_with_inference_limit/3`):
+    /// scryer 0.10 then counts differently with and without an outer counter, so
+    /// every call stays under it (see `Counting`).
+    pub nested_limits: bool,
 }
 
 impl Analysis {
@@ -189,6 +193,7 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
     // Rules asserted at run time are analysed like the others (not rewritten: their
     // mutators are raw), and may assert more rules in turn.
     let mut seen_asserted = HashSet::new();
+    let mut nested_limits = false;
     while let Some((pi, body)) = pending.pop() {
         let names: HashSet<Na> = defined.iter().map(|pi| (pi.1.clone(), pi.2)).collect();
         let mut found = Found {
@@ -198,6 +203,7 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
             callees: HashSet::new(),
             asserted: Vec::new(),
             problems: Vec::new(),
+            sets_limits: false,
         };
         match &body {
             PlTerm::Compound(f, args) if f == "dcg" && args.len() == 1 => dcg(&args[0], &mut found),
@@ -208,6 +214,7 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
             .or_default()
             .extend(std::mem::take(&mut found.callees));
         problems.extend(std::mem::take(&mut found.problems));
+        nested_limits |= found.sets_limits;
         let asserted_now = std::mem::take(&mut found.asserted);
         drop(found);
         for (head, rule_body) in asserted_now {
@@ -232,6 +239,7 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
         modules,
         main_module,
         problem: (!problems.is_empty()).then(|| problems.join("; ")),
+        nested_limits,
     }
 }
 
@@ -319,6 +327,8 @@ struct Found<'a> {
     /// Rules it may assert: (head, body).
     asserted: Vec<(Pi, PlTerm)>,
     problems: Vec<String>,
+    /// It calls `call_with_inference_limit/3`.
+    sets_limits: bool,
 }
 
 impl Found<'_> {
@@ -443,6 +453,7 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
                 return;
             }
             ("call_with_inference_limit", 3) => {
+                out.sets_limits = true;
                 goal(&args[0], 0, out);
                 return;
             }

@@ -410,3 +410,60 @@ fn promotion_keeps_the_cached_answers() {
     assert_eq!(kb.call("point", &json!({"K": -1})).ok(), Some(json!(-2)));
     assert_eq!(kb.cache_stats().hits, hits + 1);
 }
+
+/// A knowledge base that sets inference limits of its own runs every call under
+/// the counter, however many clean calls an operation has made.
+#[test]
+fn a_knowledge_base_with_its_own_limits_stays_counted() {
+    let kb = KnowledgeBase::load_with(fixture("pressure/own_limit.pl"), config()).expect("loads");
+    for _ in 0..charon::Counting::PROMOTE_AFTER + 5 {
+        assert_eq!(
+            kb.call("capped", &json!({"N": 3})).ok(),
+            Some(json!("done"))
+        );
+    }
+    assert_eq!(kb.is_counted("capped"), Some(true));
+    assert_eq!(
+        kb.call("capped", &json!({"N": 5000})).ok(),
+        Some(json!("capped"))
+    );
+}
+
+/// A call whose time limit passed while it waited for a worker (busy, then being
+/// replaced) never ran: it is a time-limit error, and its operation stays off the
+/// counter.
+#[test]
+fn a_call_that_never_started_does_not_demote_its_operation() {
+    let kb = std::sync::Arc::new(
+        KnowledgeBase::load_with(
+            fixture("pressure/busy.pl"),
+            charon::EngineConfig {
+                workers: 1,
+                limits: charon::Limits {
+                    inferences: 1_000_000_000_000,
+                    time: Duration::from_secs(1),
+                    ..config().limits
+                },
+                ..config()
+            },
+        )
+        .expect("loads"),
+    );
+    promote(&kb, "point", &json!({"K": 1}));
+    let busy = {
+        let kb = kb.clone();
+        std::thread::spawn(move || kb.call("count", &json!({"N": 1_000_000_000})))
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    let waited = kb.call("point", &json!({"K": 2}));
+    assert!(
+        matches!(waited, Err(CallError::TimeLimit { .. })),
+        "{waited:?}"
+    );
+    assert!(matches!(
+        busy.join().expect("joins"),
+        Err(CallError::TimeLimit { .. })
+    ));
+    assert_eq!(kb.is_counted("point"), Some(false), "point never ran");
+    assert_eq!(kb.call("point", &json!({"K": 2})).ok(), Some(json!(4)));
+}

@@ -119,7 +119,7 @@ impl Batcher {
             late
         };
         for job in expired {
-            (job.reply)(Err(EngineError::TimeLimit(limit)));
+            (job.reply)(Err(EngineError::Waited(limit)));
         }
     }
 }

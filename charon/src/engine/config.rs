@@ -35,9 +35,12 @@ impl Default for Limits {
 /// How the inference limit is enforced on the calls of read-only operations (writes
 /// always run under the counter).
 ///
-/// Both give every call that ends the same answer: a call that used more inferences
-/// than the limit is an inference-limit error either way, to the inference. They
-/// differ in what stops a call that never ends, and in what counting costs.
+/// Both give every call that ends within the time limit the same answer: a call that
+/// used more inferences than the limit is an inference-limit error either way, to the
+/// inference. They differ in what stops a call that does not (the counter, or the
+/// wall clock), and in what counting costs. A knowledge base that sets inference
+/// limits of its own (`call_with_inference_limit/3`) is always counted: scryer 0.10
+/// counts its goals differently without an outer counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Counting {
@@ -48,12 +51,16 @@ pub enum Counting {
     /// [`PROMOTE_AFTER`](Self::PROMOTE_AFTER) of them have ended within every limit.
     /// From then on they run without it: the engine's running total of inferences is
     /// read before and after, and a call that used more than the limit gets the
-    /// inference-limit error it would have got under the counter. A call of such an
-    /// operation that never ends is stopped by the wall-clock limit (its worker is
+    /// inference-limit error it would have got under the counter (what it printed
+    /// meanwhile is not cut short). A call of such an operation that never ends is
+    /// stopped by the wall-clock limit (or the memory limit; its worker is
     /// replaced), and the operation goes back under the counter for good, as it does
-    /// after any limit hit, memory exhaustion or lost worker. Calls already prepared
-    /// then still run without it, so a runaway argument costs the workers at most
-    /// about two wall-clock limits, once per operation.
+    /// after any limit hit, memory exhaustion or lost worker; a call that timed out
+    /// waiting for a worker, never having run, changes nothing. Until the first
+    /// runaway call ends, runaway calls of the operation sent meanwhile run without
+    /// the counter too, each holding a worker to its own time limit. Any caller can
+    /// make the 100 clean calls, so count on this once per operation: a runaway
+    /// argument costs the workers about two time limits and their reloads.
     #[default]
     Adaptive,
 }
@@ -120,6 +127,10 @@ pub enum EngineError {
     /// The call ran past the wall-clock limit; its worker was killed.
     #[error("the call ran longer than the time limit of {0:?} and was stopped")]
     TimeLimit(Duration),
+    /// The call's time limit passed while it waited for the engine (a free worker,
+    /// the database lock): it never started.
+    #[error("the call waited for the engine for its whole time limit of {0:?} and did not start")]
+    Waited(Duration),
     /// The worker ran out of memory (its limit in bytes, if one was set) and was
     /// replaced.
     #[error("the call ran out of memory and was stopped")]

@@ -437,19 +437,19 @@ impl Engine {
         if access == Access::Read {
             _shared = self.inner.database.try_read_until(deadline);
             if _shared.is_none() {
-                return Err(EngineError::TimeLimit(limit));
+                return Err(EngineError::Waited(limit));
             }
         } else {
             _exclusive = self.inner.database.try_write_until(deadline);
             if _exclusive.is_none() {
-                return Err(EngineError::TimeLimit(limit));
+                return Err(EngineError::Waited(limit));
             }
         }
         if access != Access::Read {
             self.check_persisted()?;
         }
         if Instant::now() >= deadline {
-            return Err(EngineError::TimeLimit(limit));
+            return Err(EngineError::Waited(limit));
         }
         let mut worker = self.acquire(deadline)?;
         if let Err(f) = self.sync(&mut worker, deadline) {

@@ -48,7 +48,7 @@ impl Engine {
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                return Err(EngineError::TimeLimit(self.inner.config.limits.time));
+                return Err(EngineError::Waited(self.inner.config.limits.time));
             }
             idle = self
                 .inner

@@ -252,7 +252,9 @@ impl Problem {
             .with("operation", operation),
             CallError::Engine { operation, error } => {
                 let status = match error {
-                    EngineError::TimeLimit(_) => StatusCode::GATEWAY_TIMEOUT,
+                    EngineError::TimeLimit(_) | EngineError::Waited(_) => {
+                        StatusCode::GATEWAY_TIMEOUT
+                    }
                     EngineError::Persist(m) if m.contains("changed by someone else") => {
                         StatusCode::CONFLICT
                     }

@@ -477,7 +477,7 @@ impl KnowledgeBase {
 /// The call error for an engine failure of `operation`.
 fn engine_error(operation: &str, error: EngineError) -> CallError {
     match error {
-        EngineError::TimeLimit(limit) => CallError::TimeLimit {
+        EngineError::TimeLimit(limit) | EngineError::Waited(limit) => CallError::TimeLimit {
             operation: operation.to_string(),
             limit,
         },

@@ -57,6 +57,8 @@ impl Counters {
         }
         let runaway = match outcome {
             Ok(ran) => matches!(ran.outcome, Outcome::InferenceLimit | Outcome::MemoryLimit),
+            // It never ran: nothing learnt about the operation.
+            Err(EngineError::Waited(_)) => return,
             Err(EngineError::Protocol(_) | EngineError::Persist(_)) => false,
             Err(_) => true,
         };

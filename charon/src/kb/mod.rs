@@ -223,7 +223,15 @@ impl KnowledgeBase {
             }
         }
         let cache = AnswerCache::new(engine.config().answer_cache);
-        let counters = counting::Counters::new(engine.config().limits.counting, &effects);
+        let counting = if found.nested_limits {
+            if engine.config().limits.counting != crate::Counting::Strict {
+                tracing::info!(target: "charon::analysis", kb = %display_name, "every call runs under the inference counter: the knowledge base sets inference limits of its own (call_with_inference_limit/3)");
+            }
+            crate::Counting::Strict
+        } else {
+            engine.config().limits.counting
+        };
+        let counters = counting::Counters::new(counting, &effects);
         Ok(KnowledgeBase {
             display,
             path: abs,
@@ -354,7 +362,7 @@ impl KnowledgeBase {
         }
         self.ping_within(wait).map_err(|e| match e {
             CallError::Engine {
-                error: EngineError::TimeLimit(_),
+                error: EngineError::TimeLimit(_) | EngineError::Waited(_),
                 ..
             } => format!("no engine worker became free within {wait:?}"),
             other => other.to_string(),

@@ -1,0 +1,12 @@
+% A knowledge base that sets an inference limit of its own: scryer 0.10 counts
+% such a goal differently with and without an outer counter, so Charon runs every
+% call of it under the counter.
+
+%! capped(+N:integer, -R:atom) is det.
+%  Counts down from N under a limit of 1,000 inferences: done or capped.
+capped(N, R) :-
+    call_with_inference_limit(count_down(N), 1000, R0),
+    (   R0 == inference_limit_exceeded -> R = capped ; R = done ).
+
+count_down(0) :- !.
+count_down(N) :- N1 is N - 1, count_down(N1).
