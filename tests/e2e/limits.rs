@@ -467,3 +467,29 @@ fn a_call_that_never_started_does_not_demote_its_operation() {
     assert_eq!(kb.is_counted("point"), Some(false), "point never ran");
     assert_eq!(kb.call("point", &json!({"K": 2})).ok(), Some(json!(4)));
 }
+
+/// A knowledge base's own inference limit, exceeded in a goal that leaves a choice
+/// point, does not lift the limit of the next call (scryer 0.10 keeps counter state
+/// behind; Charon clears it first).
+#[test]
+fn a_knowledge_bases_own_limit_does_not_lift_the_next_calls() {
+    let kb = KnowledgeBase::load_with(
+        fixture("pressure/own_limit.pl"),
+        charon::EngineConfig {
+            workers: 1,
+            limits: charon::Limits {
+                inferences: 1_000,
+                ..config().limits
+            },
+            ..config()
+        },
+    )
+    .expect("loads");
+    for _ in 0..3 {
+        assert_eq!(kb.call("capped_choice", &json!({})).ok(), Some(json!("a")));
+        let e = kb
+            .call("count", &json!({"N": 5000}))
+            .expect_err("over the limit");
+        assert!(matches!(e, CallError::InferenceLimit { .. }), "{e:?}");
+    }
+}

@@ -50,6 +50,13 @@
 % when it fails), one that did not gets its own answer. What it cannot do is stop
 % a runaway goal: the wall-clock limit does that (see `Counting` in config.rs).
 '$charon_call'(G, 0, _, E) :- !, catch(G, E, true).
+% Limit = reset(L): the knowledge base sets inference limits of its own. When one
+% of them is exceeded in a goal that leaves choice points, scryer 0.10 keeps
+% counter state that lets the next call run past its limit; a limited call of
+% `true` first clears it.
+'$charon_call'(G, reset(Lim), R0, E) :- !,
+    call_with_inference_limit(true, 1, _),
+    '$charon_call'(G, Lim, R0, E).
 '$charon_call'(G, checked(Lim), R0, E) :- !,
     '$inference_count'(C0),
     (   catch(G, E0, true) -> Found = true ; Found = false ),

@@ -204,11 +204,14 @@ impl KnowledgeBase {
     pub fn prepare_inputs(&self, id: OpId, inputs: &[&Value]) -> Result<Call, CallError> {
         let op = self.checked(id)?;
         let limits = &self.engine.config().limits;
-        let (query, limit_at) = codec::build_query(op, inputs, limits.inferences, limits.solutions)
-            .map_err(|error| CallError::Arguments {
-                operation: op.name.to_string(),
-                error,
-            })?;
+        let reset = self.counters.nested_limits();
+        let (query, limit_at) =
+            codec::build_query(op, inputs, limits.inferences, reset, limits.solutions).map_err(
+                |error| CallError::Arguments {
+                    operation: op.name.to_string(),
+                    error,
+                },
+            )?;
         Ok(Call {
             op: id,
             query,

@@ -33,12 +33,14 @@ pub(crate) fn inputs_of<'v>(
 
 /// Builds the goal of a call from its input values in mode-line order:
 /// `'$charon_once'(sol(O0,…), name(…), Limit, R).` or the `'$charon_all'` form, with
-/// the inference limit under the counter; and where the limit starts in the text
-/// (see [`uncounted`]).
+/// the inference limit under the counter (`reset(Limit)` when the knowledge base
+/// sets limits of its own, see `'$charon_call'/4`); and where the limit starts in
+/// the text (see [`uncounted`]).
 pub(crate) fn build_query(
     op: &Operation,
     inputs: &[&Value],
     inferences: u64,
+    reset: bool,
     solutions: usize,
 ) -> Result<(String, usize), ArgumentError> {
     let (goal, template) = goal_and_template(op, inputs)?;
@@ -49,10 +51,15 @@ pub(crate) fn build_query(
     };
     let mut query = format!("{head}{template},{goal},");
     let at = query.len();
-    if op.determinism.is_many() {
-        write!(query, "{inferences},{solutions},R).")
+    let limit = if reset && inferences > 0 {
+        format!("reset({inferences})")
     } else {
-        write!(query, "{inferences},R).")
+        inferences.to_string()
+    };
+    if op.determinism.is_many() {
+        write!(query, "{limit},{solutions},R).")
+    } else {
+        write!(query, "{limit},R).")
     }
     .expect("writing to a String");
     Ok((query, at))

@@ -13,6 +13,8 @@ use crate::engine::{Access, Counting, EngineError, Outcome, RunOutcome};
 #[derive(Debug)]
 pub(super) struct Counters {
     mode: Counting,
+    /// The knowledge base sets inference limits of its own (then `mode` is strict).
+    nested_limits: bool,
     ops: Vec<OpCounter>,
 }
 
@@ -27,7 +29,9 @@ struct OpCounter {
 }
 
 impl Counters {
-    pub(super) fn new(mode: Counting, effects: &[Verdict]) -> Self {
+    /// `nested_limits`: the knowledge base calls `call_with_inference_limit/3`
+    /// itself; every call then runs under the counter, which is reset first.
+    pub(super) fn new(mode: Counting, nested_limits: bool, effects: &[Verdict]) -> Self {
         let ops = effects
             .iter()
             .map(|v| OpCounter {
@@ -35,7 +39,21 @@ impl Counters {
                 ..OpCounter::default()
             })
             .collect();
-        Counters { mode, ops }
+        let mode = if nested_limits {
+            Counting::Strict
+        } else {
+            mode
+        };
+        Counters {
+            mode,
+            nested_limits,
+            ops,
+        }
+    }
+
+    /// Whether the knowledge base sets inference limits of its own.
+    pub(super) fn nested_limits(&self) -> bool {
+        self.nested_limits
     }
 
     /// Whether the next call of operation `index` runs without the counter, its

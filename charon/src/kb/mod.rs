@@ -223,15 +223,11 @@ impl KnowledgeBase {
             }
         }
         let cache = AnswerCache::new(engine.config().answer_cache);
-        let counting = if found.nested_limits {
-            if engine.config().limits.counting != crate::Counting::Strict {
-                tracing::info!(target: "charon::analysis", kb = %display_name, "every call runs under the inference counter: the knowledge base sets inference limits of its own (call_with_inference_limit/3)");
-            }
-            crate::Counting::Strict
-        } else {
-            engine.config().limits.counting
-        };
-        let counters = counting::Counters::new(counting, &effects);
+        let counting = engine.config().limits.counting;
+        if found.nested_limits && counting != crate::Counting::Strict {
+            tracing::info!(target: "charon::analysis", kb = %display_name, "every call runs under the inference counter: the knowledge base sets inference limits of its own (call_with_inference_limit/3)");
+        }
+        let counters = counting::Counters::new(counting, found.nested_limits, &effects);
         Ok(KnowledgeBase {
             display,
             path: abs,

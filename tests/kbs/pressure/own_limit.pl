@@ -10,3 +10,16 @@ capped(N, R) :-
 
 count_down(0) :- !.
 count_down(N) :- N1 is N - 1, count_down(N1).
+
+%! capped_choice(-X:atom) is semidet.
+%  Exceeds its own limit, then leaves a choice point behind.
+capped_choice(X) :-
+    call_with_inference_limit(spin, 100, _),
+    member(X, [a, b]).
+
+spin :- spin(0).
+spin(N) :- N1 is N + 1, spin(N1).
+
+%! count(+N:integer, -C:integer) is det.
+%  Counts down from N (about 3N inferences); answers N.
+count(N, N) :- count_down(N).
