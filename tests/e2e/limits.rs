@@ -252,14 +252,19 @@ fn counting_kb(inferences: u64, counting: charon::Counting) -> KnowledgeBase {
 /// Calls `name` with `args` until adaptive counting has taken it off the counter.
 fn promote(kb: &KnowledgeBase, name: &str, args: &serde_json::Value) {
     for _ in 0..charon::Counting::PROMOTE_AFTER {
-        kb.call(name, args).expect("a clean call");
+        // An exception the goal raises ends the call within every limit too.
+        match kb.call(name, args) {
+            Ok(_) | Err(CallError::Exception { .. }) => {}
+            Err(e) => panic!("{name}: {e}"),
+        }
     }
     assert_eq!(kb.is_counted(name), Some(false), "{name} is promoted");
 }
 
 /// Differential: once an operation runs without the counter, every call still gets
-/// the answer the counter gives, to the inference: det, semidet failing, and nondet (more solutions
-/// than the limit too), on both sides of the limit. Consecutive limits, so that an
+/// the answer the counter gives, to the inference: det, semidet failing, an
+/// exception, nondet, and more solutions than the solution limit, on both sides of
+/// the limit. Consecutive limits, so that an
 /// answer that changes one inference too early or too late shows.
 #[test]
 fn uncounted_calls_answer_as_counted_ones_at_the_limit() {
@@ -272,6 +277,7 @@ fn uncounted_calls_answer_as_counted_ones_at_the_limit() {
     let ops = [
         ("count", 40..=74),
         ("none_below", 40..=74),
+        ("count_then_throw", 40..=74),
         ("upto", 2..=30),
     ];
     let mut limited = std::collections::BTreeSet::new();
@@ -298,7 +304,7 @@ fn uncounted_calls_answer_as_counted_ones_at_the_limit() {
             }
         }
     }
-    assert_eq!(limited.len(), 6, "both sides of the limit, every operation");
+    assert_eq!(limited.len(), 8, "both sides of the limit, every operation");
     assert_eq!(
         counting_kb(1000, charon::Counting::Strict).is_counted("count"),
         Some(true)
@@ -492,4 +498,44 @@ fn a_knowledge_bases_own_limit_does_not_lift_the_next_calls() {
             .expect_err("over the limit");
         assert!(matches!(e, CallError::InferenceLimit { .. }), "{e:?}");
     }
+}
+
+/// The same at the edge where a generator's (Max+1)th solution and the inference
+/// limit meet: "too many solutions" and "inference limit" fall where the counter
+/// puts them.
+#[test]
+fn too_many_solutions_meets_the_inference_limit_where_counted() {
+    let kb = |limit, counting| {
+        KnowledgeBase::load_with(
+            fixture("pressure/engine.pl"),
+            charon::EngineConfig {
+                workers: 1,
+                limits: charon::Limits {
+                    inferences: limit,
+                    counting,
+                    solutions: 5,
+                    ..config().limits
+                },
+                ..config()
+            },
+        )
+        .expect("loads")
+    };
+    let kind = |r: Result<serde_json::Value, CallError>| match r {
+        Err(CallError::InferenceLimit { .. }) => "inference limit".to_string(),
+        Err(CallError::TooManySolutions { .. }) => "too many".to_string(),
+        other => format!("{other:?}"),
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    // Six solutions of upto/2 take about 140 inferences.
+    for limit in 130..=156 {
+        let strict = kb(limit, charon::Counting::Strict);
+        let adaptive = kb(limit, charon::Counting::Adaptive);
+        promote(&adaptive, "upto", &json!({"N": 3}));
+        let args = json!({"N": 6});
+        let want = kind(strict.call("upto", &args));
+        assert_eq!(kind(adaptive.call("upto", &args)), want, "at {limit}");
+        seen.insert(want);
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
 }

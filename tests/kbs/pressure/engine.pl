@@ -48,3 +48,7 @@ count_down(N) :- N1 is N - 1, count_down(N1).
 %! none_below(+N:integer) is semidet.
 %  Counts down from N (about 3N inferences), then fails.
 none_below(N) :- count_down(N), fail.
+
+%! count_then_throw(+N:integer) is det.
+%  Counts down from N (about 3N inferences), then throws counted(N).
+count_then_throw(N) :- count_down(N), throw(counted(N)).
