@@ -479,24 +479,35 @@ fn a_call_that_never_started_does_not_demote_its_operation() {
 /// behind; Charon clears it first).
 #[test]
 fn a_knowledge_bases_own_limit_does_not_lift_the_next_calls() {
-    let kb = KnowledgeBase::load_with(
-        fixture("pressure/own_limit.pl"),
-        charon::EngineConfig {
-            workers: 1,
-            limits: charon::Limits {
-                inferences: 1_000,
-                ..config().limits
+    // The second reaches its limit through a goal built at run time, which the
+    // analysis cannot see: Charon assumes it.
+    for file in ["pressure/own_limit.pl", "pressure/own_limit_meta.pl"] {
+        let kb = KnowledgeBase::load_with(
+            fixture(file),
+            charon::EngineConfig {
+                workers: 1,
+                limits: charon::Limits {
+                    inferences: 1_000,
+                    ..config().limits
+                },
+                ..config()
             },
-            ..config()
-        },
-    )
-    .expect("loads");
-    for _ in 0..3 {
-        assert_eq!(kb.call("capped_choice", &json!({})).ok(), Some(json!("a")));
-        let e = kb
-            .call("count", &json!({"N": 5000}))
-            .expect_err("over the limit");
-        assert!(matches!(e, CallError::InferenceLimit { .. }), "{e:?}");
+        )
+        .expect("loads");
+        for _ in 0..3 {
+            assert_eq!(
+                kb.call("capped_choice", &json!({})).ok(),
+                Some(json!("a")),
+                "{file}"
+            );
+            let e = kb
+                .call("count", &json!({"N": 5000}))
+                .expect_err("over the limit");
+            assert!(
+                matches!(e, CallError::InferenceLimit { .. }),
+                "{file}: {e:?}"
+            );
+        }
     }
 }
 

@@ -592,6 +592,15 @@ fn rest_reason_and_check_kb_are_in_the_openapi_document() {
     )
     .expect("answer");
     assert_eq!(status, 400);
+    // The input is an object: an array of the fields in order is refused too.
+    for (path, body) in [
+        ("/check-kb", r#"["p(a)"]"#),
+        ("/reason", r#"["p(a)", "p($x)"]"#),
+    ] {
+        let (status, text) = http(server.1, "POST", path, Some(body)).expect("answer");
+        assert_eq!(status, 400, "{path}: {text}");
+        assert!(text.contains("JSON object"), "{text}");
+    }
     let (status, _) = http(server.1, "GET", "/reason", None).expect("answer");
     assert_eq!(status, 405);
 }

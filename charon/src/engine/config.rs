@@ -39,8 +39,9 @@ impl Default for Limits {
 /// used more inferences than the limit is an inference-limit error either way, to the
 /// inference. They differ in what stops a call that does not (the counter, or the
 /// wall clock), and in what counting costs. A knowledge base that sets inference
-/// limits of its own (`call_with_inference_limit/3`) is always counted: scryer 0.10
-/// counts its goals differently without an outer counter.
+/// limits of its own (`call_with_inference_limit/3`), or may (a goal built at run
+/// time), is always counted: scryer 0.10 counts its goals differently without an
+/// outer counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Counting {

@@ -224,10 +224,15 @@ impl KnowledgeBase {
         }
         let cache = AnswerCache::new(engine.config().answer_cache);
         let counting = engine.config().limits.counting;
-        if found.nested_limits && counting != crate::Counting::Strict {
-            tracing::info!(target: "charon::analysis", kb = %display_name, "every call runs under the inference counter: the knowledge base sets inference limits of its own (call_with_inference_limit/3)");
+        // Fail closed: a knowledge base may set inference limits of its own unless
+        // the analysis saw every goal it can call (no problem, nothing untracked,
+        // such as a goal built at run time) and none was call_with_inference_limit/3.
+        let own_limits =
+            found.nested_limits || found.problem.is_some() || effects.iter().any(|v| v.untracked);
+        if own_limits && counting != crate::Counting::Strict {
+            tracing::info!(target: "charon::analysis", kb = %display_name, "every call runs under the inference counter: the knowledge base may set inference limits of its own (call_with_inference_limit/3)");
         }
-        let counters = counting::Counters::new(counting, found.nested_limits, &effects);
+        let counters = counting::Counters::new(counting, own_limits, &effects);
         Ok(KnowledgeBase {
             display,
             path: abs,

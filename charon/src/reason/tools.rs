@@ -97,10 +97,20 @@ pub(crate) enum ToolArgs<'a> {
 }
 
 impl ToolArgs<'_> {
+    /// The tool's input, from a JSON object only: serde's derive would also take an
+    /// array of the fields in order, which the input schema does not allow.
     fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
+        let not_object =
+            || <serde_json::Error as serde::de::Error>::custom("the input must be a JSON object");
         match self {
-            ToolArgs::Bytes(b) => serde_json::from_slice(b),
-            ToolArgs::Json(v) => serde_json::from_value(v),
+            ToolArgs::Bytes(b) => {
+                if b.iter().find(|c| !c.is_ascii_whitespace()) != Some(&b'{') {
+                    return Err(not_object());
+                }
+                serde_json::from_slice(b)
+            }
+            ToolArgs::Json(v) if v.is_object() => serde_json::from_value(v),
+            ToolArgs::Json(_) => Err(not_object()),
         }
     }
 }
