@@ -10,9 +10,10 @@
 //! `r(I, v(Vars…), c(Proofs…))`: the values of the rule's variables (in order of
 //! first appearance) and the proofs of its positive goals, in body order.
 //!
-//! The program is one term, `'$e_program'(Predicates, Clauses)`, sent inside the
-//! query of the first call a worker gets for it (the engine reads query text about
-//! four times faster than a file); the runtime checks it whole before loading it.
+//! The program is one term, `'$e_program'(Undefined, Clauses)` (the predicates
+//! called but never defined, and the clauses grouped by predicate), sent inside the query of the first call a worker gets for it (the
+//! engine reads query text about four times faster than a file); the runtime checks
+//! it whole before loading it.
 //! Negations and comparisons need no proof term: they are rendered from the
 //! variables' values (see `proof`).
 
@@ -93,7 +94,7 @@ pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
     }
     let mut out = String::with_capacity(program.clauses.len() * 48 + 64);
     out.push_str("'$e_program'([");
-    for (i, (name, arity)) in groups.iter().chain(undefined.keys()).enumerate() {
+    for (i, (name, arity)) in undefined.keys().enumerate() {
         if i > 0 {
             out.push(',');
         }

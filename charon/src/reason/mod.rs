@@ -1184,23 +1184,21 @@ mod tests {
         };
         // Each program is sent to a worker that has not loaded its prefix.
         let hostile = [
-            format!(
-                "'$e_program'(['e0:p'/3],[('e0:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), {touch})])"
-            ),
-            "'$e_program'(['e1:p'/3],[('e1:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), halt)])"
+            format!("'$e_program'([],[('e0:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), {touch})])"),
+            "'$e_program'([],[('e1:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), halt)])".to_string(),
+            "'$e_program'([],[('e2:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), \\+ halt)])".to_string(),
+            "'$e_program'([],[('e3:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), X is shell(ls))])"
                 .to_string(),
-            "'$e_program'(['e2:p'/3],[('e2:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), \\+ halt)])"
+            "'$e_program'([],[('e4:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), '$e_num'(halt))])"
                 .to_string(),
-            "'$e_program'(['e3:p'/3],[('e3:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), X is shell(ls))])"
-                .to_string(),
-            "'$e_program'(['e4:p'/3],[('e4:p'(X,D,r(0,v,c)) :- '$e_deeper'(D,E), '$e_num'(halt))])"
-                .to_string(),
-            "'$e_program'(['e5:p'/3],[('e5:p'(X,D,r(0,v,c)) :- halt)])".to_string(),
-            "'$e_program'(['e6:p'/3],[halt(a,b,c)])".to_string(),
-            "'$e_program'(['e7:p'/3],['e0:p'(a,_,0)])".to_string(),
+            "'$e_program'([],[('e5:p'(X,D,r(0,v,c)) :- halt)])".to_string(),
+            "'$e_program'([],[halt(a,b,c)])".to_string(),
+            "'$e_program'([],['e0:p'(a,_,0)])".to_string(),
             "'$e_program'([halt/2],['e8:p'(a,_,0)])".to_string(),
-            "'$e_program'(['e9:p'/3],[('e9:p'(X,D,P) :- '$e_deeper'(D,E), call('e9:p'(X,E,P)))])"
+            "'$e_program'([],[('e9:p'(X,D,P) :- '$e_deeper'(D,E), call('e9:p'(X,E,P)))])"
                 .to_string(),
+            // A fact that would replace the wrapper's own predicate.
+            "'$e_program'([],['$charon_once'(a,b,c,d)])".to_string(),
         ];
         for (i, program) in hostile.iter().enumerate() {
             let knowledge = format!("p(a)\n# program {i}\n");
@@ -1217,7 +1215,7 @@ mod tests {
         assert!(
             matches!(reasoner.runtime.run_read(prepared.query(true), "test"), Ok(ref r) if !needs_program(r))
         );
-        let original = "'e10:p'(V0,50,P0)";
+        let original = "'e11:p'(V0,50,P0)";
         for goal in ["halt", &touch, "\\+ halt", "call(halt)"] {
             let tail = prepared
                 .call_tail
