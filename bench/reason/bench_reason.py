@@ -16,9 +16,12 @@ For each cache mode, cache=on (the server's default answer cache) and cache=off
      opening the TCP connection.
   2. repeated calls, on that second server: WARMUP calls not counted, then CALLS
      timed calls of the list query, then the same for the point query;
-  3. a "realistic" point run: REALISTIC point queries over (user, permission) pairs
+  3. new knowledge, on the same (warm) server: CALLS calls of each query whose
+     knowledge is the workload's text plus a comment line that makes it new, so each
+     one is parsed, checked, lowered and loaded into a worker before the search;
+  4. a "realistic" point run: REALISTIC point queries over (user, permission) pairs
      drawn with a fixed seed from the 1000 users x 16 permissions;
-  4. accuracy, after the timings so it does not warm the cache they measure: every
+  5. accuracy, after the timings so it does not warm the cache they measure: every
      permission's `user_has_permission($u, PERM)` must give exactly the expected
      distinct users, and every point check `user_has_permission(USER, PERM)` must
      give solution_count 1 when it holds and 0 when it does not.
@@ -232,6 +235,7 @@ class Bench:
                               "realistic": args.realistic, "server_args": self.extra,
                               "figures": [], "samples": {}, "misses": self.misses}
         self.n_servers = 0
+        self.fresh = 0
         self.live: list[Server] = []  # every server started, stopped at the end
 
     # -- helpers -----------------------------------------------------------------
@@ -244,8 +248,10 @@ class Bench:
         self.live.append(srv)
         return srv
 
-    def reason(self, client: Client, query: str) -> tuple[float, dict]:
-        ms, status, body = client.post("/reason", {"knowledge": self.knowledge, "query": query,
+    def reason(self, client: Client, query: str,
+               knowledge: str | None = None) -> tuple[float, dict]:
+        ms, status, body = client.post("/reason", {"knowledge": knowledge or self.knowledge,
+                                                   "query": query,
                                                    "max_solutions": MAX_SOLUTIONS})
         if status != 200 or body.get("ok") is not True:
             self.miss(f"{query}: HTTP {status}, {json.dumps(body.get('error', body))[:300]}")
@@ -290,6 +296,19 @@ class Bench:
             self.check_count(query, body, want)
             samples.append(ms)
         self.summary(kind, "repeated", mode, samples)
+
+    def new_knowledge(self, client: Client, kind: str, query: str, mode: str,
+                      want: int) -> None:
+        """CALLS calls on a warm server, each with knowledge it has never seen: the
+        workload's text plus a comment line naming the call."""
+        samples = []
+        for i in range(self.args.calls):
+            self.fresh += 1
+            text = f"{self.knowledge}\n# new knowledge {mode} {self.fresh}\n"
+            ms, body = self.reason(client, query, text)
+            self.check_count(query, body, want)
+            samples.append(ms)
+        self.summary(kind, "new_knowledge", mode, samples)
 
     def realistic(self, client: Client, mode: str) -> None:
         rng = random.Random(REALISTIC_SEED)
@@ -376,6 +395,8 @@ class Bench:
         try:
             self.repeated(client, "list", LIST_QUERY, mode, n_list)
             self.repeated(client, "point", POINT_QUERY, mode, 0)
+            self.new_knowledge(client, "list", LIST_QUERY, mode, n_list)
+            self.new_knowledge(client, "point", POINT_QUERY, mode, 0)
             self.realistic(client, mode)
             self.accuracy(client, mode)
         finally:

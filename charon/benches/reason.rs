@@ -5,8 +5,8 @@
 //! * `reason_cache_on/*`: the same request repeated, result cache on (the default);
 //! * `reason_cache_off/*`: repeated with the result cache off: the compiled program
 //!   is kept (no re-parse, no re-load), the search and the proofs run every time;
-//! * `reason_first_call/point`: knowledge never seen before on every iteration (a
-//!   comment line makes each text new): parse, lower, load in a worker, search.
+//! * `reason_new_knowledge/*`: knowledge never seen before on every iteration (a
+//!   comment line makes each text new): parse, check, lower, load in a worker, search.
 //!
 //! `list` is `user_has_permission($u, delete_repo)` (31 users, 32 proofs), `point`
 //! is `user_has_permission(user_0042, deploy)` (no solution).
@@ -73,7 +73,7 @@ fn repeated(c: &mut Criterion) {
     }
 }
 
-fn first_call(c: &mut Criterion) {
+fn new_knowledge(c: &mut Criterion) {
     let text = knowledge();
     let reasoner = Reasoner::new(EngineConfig {
         workers: 1,
@@ -82,7 +82,7 @@ fn first_call(c: &mut Criterion) {
     .expect("reasoner");
     check(&reasoner, &text);
     let n = AtomicU64::new(0);
-    let mut g = c.benchmark_group("reason_first_call");
+    let mut g = c.benchmark_group("reason_new_knowledge");
     g.sample_size(20);
     for (name, query) in [("point", POINT), ("list", LIST)] {
         g.bench_function(name, |b| {
@@ -95,5 +95,5 @@ fn first_call(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, repeated, first_call);
+criterion_group!(benches, repeated, new_knowledge);
 criterion_main!(benches);
