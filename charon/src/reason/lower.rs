@@ -11,9 +11,9 @@
 //! first appearance) and the proofs of its positive goals, in body order.
 //!
 //! The program is one term, `'$e_program'(Undefined, Clauses)` (the predicates
-//! called but never defined, and the clauses grouped by predicate), sent inside the query of the first call a worker gets for it (the
-//! engine reads query text about four times faster than a file); the runtime checks
-//! it whole before loading it.
+//! called but never defined, and the clauses grouped by predicate), sent inside the
+//! query of the first call a worker gets for it (the engine reads query text about
+//! four times faster than a file); the runtime checks it whole before loading it.
 //! Negations and comparisons need no proof term: they are rendered from the
 //! variables' values (see `proof`).
 
@@ -62,20 +62,17 @@ pub(crate) fn clause_vars(head: Option<&Atom>, body: &[Literal]) -> Vec<String> 
 
 /// Writes the Prolog text of `program`, every predicate named with `prefix`.
 /// Clauses are grouped by predicate (source order kept within each), since the
-/// engine replaces, rather than extends, a predicate whose clauses are split.
+/// engine replaces, rather than extends, a predicate whose clauses are split; the
+/// groups come in the standard order of `Name/Arity`, which the runtime checks
+/// (so no predicate can appear twice).
 pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
-    let mut groups: Vec<(String, usize)> = Vec::new();
-    let mut members: HashMap<(String, usize), Vec<usize>> = HashMap::new();
+    let mut members: BTreeMap<(String, usize), Vec<usize>> = BTreeMap::new();
     for (i, c) in program.clauses.iter().enumerate() {
         let key = (c.head.name.clone(), c.head.args.len());
-        let list = members.entry(key.clone()).or_default();
-        if list.is_empty() {
-            groups.push(key);
-        }
-        list.push(i);
+        members.entry(key).or_default().push(i);
     }
     // Predicates called but never defined fail (closed world) instead of raising:
-    // the runtime declares every predicate of the table.
+    // the runtime declares the predicates of this table.
     let mut undefined: BTreeMap<(String, usize), ()> = BTreeMap::new();
     let bodies = program
         .clauses
@@ -103,8 +100,8 @@ pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
     }
     out.push_str("],[");
     let mut first = true;
-    for key in &groups {
-        for &i in &members[key] {
+    for clauses in members.values() {
+        for &i in clauses {
             if !first {
                 out.push(',');
             }

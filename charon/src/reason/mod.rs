@@ -1199,6 +1199,10 @@ mod tests {
                 .to_string(),
             // A fact that would replace the wrapper's own predicate.
             "'$e_program'([],['$charon_once'(a,b,c,d)])".to_string(),
+            // A predicate split in two groups (the second would replace the first),
+            // and groups out of order.
+            "'$e_program'([],['e11:p'(a,_,0),'e11:q'(a,_,1),'e11:p'(b,_,2)])".to_string(),
+            "'$e_program'([],['e12:q'(a,_,0),'e12:p'(a,_,1)])".to_string(),
         ];
         for (i, program) in hostile.iter().enumerate() {
             let knowledge = format!("p(a)\n# program {i}\n");
@@ -1215,11 +1219,11 @@ mod tests {
         assert!(
             matches!(reasoner.runtime.run_read(prepared.query(true), "test"), Ok(ref r) if !needs_program(r))
         );
-        let original = "'e11:p'(V0,50,P0)";
+        let original = format!("'e{}:p'(V0,50,P0)", hostile.len());
         for goal in ["halt", &touch, "\\+ halt", "call(halt)"] {
             let tail = prepared
                 .call_tail
-                .replacen(original, &format!("({goal}, {original})"), 1);
+                .replacen(&original, &format!("({goal}, {original})"), 1);
             assert_ne!(tail, prepared.call_tail, "the goal is in the tail");
             let query = format!("{}none{tail}", prepared.call_head);
             assert!(
@@ -1229,6 +1233,43 @@ mod tests {
         }
         assert!(!marker.exists(), "a refused program wrote a file");
         // The engine answers as before.
+        assert!(reasoner.reason(&ReasonRequest::new("p(a)", "p($x)")).ok());
+    }
+
+    /// Past the allow-list, a clause the engine's loader refuses rolls the whole
+    /// load back and leaves the worker answering.
+    #[test]
+    fn a_load_the_engine_refuses_leaves_nothing_behind() {
+        let reasoner = Reasoner::new(EngineConfig {
+            workers: 1,
+            answer_cache: 0,
+            ..EngineConfig::default()
+        })
+        .expect("reasoner");
+        let run = |goal: &str| {
+            let query = format!("'$charon_once'(R, {goal}, 0, _).");
+            reasoner
+                .runtime
+                .run_read(query, "test")
+                .expect("answers")
+                .outcome
+        };
+        let refused = run("'$e_compile'(['t:p'(a,_,0),'t:p'(b,_,1),'t:q'(a,_,2),3])");
+        assert!(
+            matches!(&refused, Outcome::Exception(PlTerm::Compound(f, _)) if f == "error"),
+            "{refused:?}"
+        );
+        // The group compiled before the refusal is gone with the rest.
+        let gone = run("'t:p'(X,_,_)");
+        assert!(
+            matches!(&gone, Outcome::Exception(PlTerm::Compound(f, a)) if f == "error" && a[0].to_string().contains("existence_error")),
+            "{gone:?}"
+        );
+        assert!(matches!(
+            run("'$e_compile'(['u:p'(a,_,0)])"),
+            Outcome::Solved(_)
+        ));
+        assert!(matches!(run("'u:p'(a,_,_)"), Outcome::Solved(_)));
         assert!(reasoner.reason(&ReasonRequest::new("p(a)", "p($x)")).ok());
     }
 }

@@ -86,11 +86,14 @@
 
 % '$e_compile'(+Clauses): compiles the (checked) clauses the way the engine's
 % loader compiles a file, a whole predicate at a time: about twice as fast as
-% asserting them one by one, which updates the predicate on every clause.
-% The clauses come grouped by predicate; the loader's queue is flushed (that
-% predicate compiled) where the next group starts. A clause the loader refuses
-% throws, after the load state is dropped (left behind, it would break the next
-% query). The predicates are static: nothing adds to a loaded program.
+% asserting them one by one, which updates the predicate on every clause. The
+% loader's queue is flushed (that predicate compiled) where the next group starts,
+% as the loader does for a file. A clause the loader itself refuses (a permission
+% or syntax error) rolls the whole load back; the load state is then dropped and
+% the error rethrown, so the next query runs on a clean engine. Any other exception
+% (say, running out of memory) can leave predicates of the program compiled, but
+% never marks it loaded: a retry compiles it again, replacing them. The predicates
+% are static: nothing adds to a loaded program.
 '$e_compile'(Clauses) :-
     current_input(S),
     loader:create_load_context(S, Ev),
@@ -109,8 +112,9 @@
     '$e_enqueue'(Cs, N/A, Ev).
 
 % The whole program is checked before any of it is loaded: a table of predicates
-% it calls but does not define, all named under Prefix, and clauses whose heads and goals are all under Prefix (or
-% are comparisons, number checks, or the depth step).
+% it calls but does not define, all named under Prefix, and clauses whose heads
+% and goals are all under Prefix (or are comparisons, number checks, or the depth
+% step).
 '$e_admissible'(Program, Prefix) :-
     nonvar(Program),
     Program = '$e_program'(Undefined, Clauses),
@@ -127,8 +131,10 @@
     atom(N), integer(A), A >= 2, atom_concat(Prefix, _, N),
     '$e_preds'(Ps, Prefix).
 
-% Clauses come grouped by predicate: a head with the functor just checked needs no
-% second look at its name.
+% Clauses come grouped by predicate, the groups in the standard order of
+% Name/Arity: a head with the functor just checked needs no second look at its
+% name, and a predicate cannot come back after another (the loader would replace
+% its first group with the second).
 '$e_clauses'([], _, _).
 '$e_clauses'([C|Cs], P, Last) :-
     nonvar(C),
@@ -140,7 +146,9 @@
 
 '$e_head'(H, P, Last, N/A) :-
     callable(H), functor(H, N, A),
-    (   N/A == Last -> true ; '$e_own'(H, P) ).
+    (   N/A == Last -> true
+    ;   N/A @> Last, '$e_own'(H, P)
+    ).
 
 % '$e_declare'(+Predicates): a predicate the program calls but does not define
 % becomes dynamic, without clauses, so goals on it fail instead of raising.
