@@ -51,7 +51,10 @@
 //!
 //! Trade-offs: a write costs its own run plus, on each other worker, the replay of
 //! its changes; process start-up (≈ 0.1 s) is paid at load, after a timeout, after a
-//! failed write and at recycling; each call pays a pipe round trip. To keep that
+//! failed write and at recycling; each call pays a pipe round trip, and the engine
+//! reads and compiles its query text, which is kept to one short goal: a stub the
+//! wrapper file defines for each operation (`'$charon_o<N>'(Limit, Inputs…)`, see
+//! `crate::kb`'s codec). To keep that
 //! round trip short, both ends check their pipe without sleeping for up to 50 µs
 //! before blocking (a wake-up from a blocking read costs 20–30 µs on a small VM),
 //! which spends a little CPU right after each message. Under load, reads from async
@@ -198,13 +201,19 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Starts the workers on `kb` (an absolute path). The first worker's load decides
-    /// whether the knowledge base loads; the others start in parallel after it.
-    pub(crate) fn start(kb: &Path, config: EngineConfig) -> Result<Engine, EngineError> {
+    /// Starts the workers on `kb` (an absolute path), each loading the wrapper with
+    /// `stubs` (clauses written for this knowledge base's operations) first. The
+    /// first worker's load decides whether the knowledge base loads; the others start
+    /// in parallel after it.
+    pub(crate) fn start(
+        kb: &Path,
+        stubs: &str,
+        config: EngineConfig,
+    ) -> Result<Engine, EngineError> {
         let spawn_error = |e: std::io::Error| EngineError::Spawn(e.to_string());
         let dir = PrivateDir::new("charon").map_err(spawn_error)?;
         let wrapper = dir
-            .write("wrapper.pl", WRAPPER.as_bytes())
+            .write("wrapper.pl", format!("{WRAPPER}\n{stubs}").as_bytes())
             .map_err(spawn_error)?;
         let files = Files {
             dir,

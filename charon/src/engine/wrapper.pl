@@ -68,11 +68,25 @@
 '$charon_call'(G, Lim, R0, E) :- catch(call_with_inference_limit(G, Lim, R0), E, true).
 
 % When the heap runs out under the worker's memory limit, scryer 0.10 throws a term
-% that reads as the running query itself ('$charon_once'/4 or '$charon_all'/5)
-% rather than resource_error(memory): name it for what it is.
+% that reads as the running query itself ('$charon_once'/4, '$charon_all'/5, or an
+% operation's stub '$charon_o<N>', see codec.rs) rather than resource_error(memory):
+% name it for what it is.
 '$charon_exception'(E, exception(error(resource_error(memory), charon))) :-
-    (   E = '$charon_once'(_, _, _, _) ; E = '$charon_all'(_, _, _, _, _) ), !.
+    '$charon_query_term'(E), !.
 '$charon_exception'(E, exception(E)).
+
+'$charon_query_term'(E) :-
+    (   E = '$charon_once'(_, _, _, _) -> true
+    ;   E = '$charon_all'(_, _, _, _, _) -> true
+    ;   callable(E),
+        functor(E, Name, _),
+        atom_concat('$charon_o', N, Name),
+        atom_chars(N, [D|Ds]),
+        '$charon_digits'([D|Ds])
+    ).
+
+'$charon_digits'([]).
+'$charon_digits'([D|Ds]) :- char_type(D, decimal_digit), '$charon_digits'(Ds).
 '$charon_upto'(G, Max) :-
     call(G),
     bb_get('$charon_solutions', N0),

@@ -205,13 +205,18 @@ impl KnowledgeBase {
         let op = self.checked(id)?;
         let limits = &self.engine.config().limits;
         let reset = self.counters.nested_limits();
-        let (query, limit_at) =
-            codec::build_query(op, inputs, limits.inferences, reset, limits.solutions).map_err(
-                |error| CallError::Arguments {
-                    operation: op.name.to_string(),
-                    error,
-                },
-            )?;
+        let (query, limit_at) = codec::build_query(
+            op,
+            id.index,
+            inputs,
+            limits.inferences,
+            reset,
+            limits.solutions,
+        )
+        .map_err(|error| CallError::Arguments {
+            operation: op.name.to_string(),
+            error,
+        })?;
         Ok(Call {
             op: id,
             query,

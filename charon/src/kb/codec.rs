@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::{ArgumentError, CallError};
 use crate::engine::{EngineError, Limits, Outcome};
-use crate::pldoc::{Determinism, Mode, Operation};
+use crate::pldoc::{Arg, Determinism, Mode, Operation};
 use crate::term::{self, OutputTypeError, PlTerm, ReadError};
 
 /// The input values of a JSON object of arguments, in mode-line order.
@@ -31,38 +31,111 @@ pub(crate) fn inputs_of<'v>(
         .collect()
 }
 
-/// Builds the goal of a call from its input values in mode-line order:
-/// `'$charon_once'(sol(O0,…), name(…), Limit, R).` or the `'$charon_all'` form, with
-/// the inference limit under the counter (`reset(Limit)` when the knowledge base
-/// sets limits of its own, see `'$charon_call'/4`); and where the limit starts in
-/// the text (see [`uncounted`]).
+/// Builds the query of a call from its input values in mode-line order, and where
+/// its inference limit starts in the text (see [`uncounted`]). The query names the
+/// operation's stub (see [`stubs`]): `'$charon_o<I>'(Limit, In…).`, with the
+/// solution limit after `Limit` for an operation with many solutions. The limit is
+/// counted (`reset(Limit)` when the knowledge base sets limits of its own, see
+/// `'$charon_call'/4`). Inputs with floats need `'$charon_floats'/1` around the
+/// goal, so those calls spell the whole goal out (the form [`stubs`] abbreviates).
 pub(crate) fn build_query(
     op: &Operation,
+    index: usize,
     inputs: &[&Value],
     inferences: u64,
     reset: bool,
     solutions: usize,
 ) -> Result<(String, usize), ArgumentError> {
-    let (goal, template) = goal_and_template(op, inputs)?;
-    let head = if op.determinism.is_many() {
-        "'$charon_all'("
-    } else {
-        "'$charon_once'("
-    };
-    let mut query = format!("{head}{template},{goal},");
-    let at = query.len();
     let limit = if reset && inferences > 0 {
         format!("reset({inferences})")
     } else {
         inferences.to_string()
     };
-    if op.determinism.is_many() {
-        write!(query, "{limit},{solutions},R).")
-    } else {
-        write!(query, "{limit},R).")
+    let mut args = term::GoalText::default();
+    for (arg, value) in op.inputs().zip(inputs.iter().copied()) {
+        args.text.push(',');
+        write_arg(&mut args, arg, value)?;
     }
-    .expect("writing to a String");
+    if let Some(missing) = op.inputs().nth(inputs.len()) {
+        return Err(ArgumentError::Missing(missing.name.to_string()));
+    }
+    let mut query;
+    let at;
+    if args.has_floats {
+        let (goal, template) = goal_and_template(op, inputs)?;
+        query = format!("{}{template},{goal},", wrapper(op));
+        at = query.len();
+        query.push_str(&limit);
+        if op.determinism.is_many() {
+            write!(query, ",{solutions}").expect("writing to a String");
+        }
+        query.push_str(",R).");
+    } else {
+        query = String::with_capacity(args.text.len() + limit.len() + 24);
+        write!(query, "'$charon_o{index}'(").expect("writing to a String");
+        at = query.len();
+        query.push_str(&limit);
+        if op.determinism.is_many() {
+            write!(query, ",{solutions}").expect("writing to a String");
+        }
+        query.push_str(&args.text);
+        query.push_str(").");
+    }
     Ok((query, at))
+}
+
+/// `'$charon_once'(` or `'$charon_all'(`, by the operation's determinism.
+fn wrapper(op: &Operation) -> &'static str {
+    if op.determinism.is_many() {
+        "'$charon_all'("
+    } else {
+        "'$charon_once'("
+    }
+}
+
+/// The stub predicates [`build_query`] names, one clause per operation, loaded with
+/// the wrapper: `'$charon_o<I>'(L, In…) :- '$charon_once'(sol(Out…), name(…), L, _).`
+/// (with `'$charon_all'` and the solution limit `M` after `L` for an operation with
+/// many solutions). A call's query is then one short goal: the engine reads and
+/// compiles less text per call, and the answer still comes from the wrapper.
+pub(crate) fn stubs(ops: &[Operation]) -> String {
+    let mut out = String::new();
+    for (index, op) in ops.iter().enumerate() {
+        let mut head = format!("'$charon_o{index}'(L");
+        if op.determinism.is_many() {
+            head.push_str(",M");
+        }
+        let mut goal = String::new();
+        term::write_atom(&mut goal, &op.name);
+        let mut template = String::from("sol");
+        let mut outputs = 0;
+        for (i, arg) in op.args.iter().enumerate() {
+            goal.push(if i == 0 { '(' } else { ',' });
+            if arg.mode == Mode::In {
+                write!(head, ",I{i}").expect("writing to a String");
+                write!(goal, "I{i}").expect("writing to a String");
+            } else {
+                template.push(if outputs == 0 { '(' } else { ',' });
+                write!(template, "O{i}").expect("writing to a String");
+                write!(goal, "O{i}").expect("writing to a String");
+                outputs += 1;
+            }
+        }
+        if !op.args.is_empty() {
+            goal.push(')');
+        }
+        if outputs > 0 {
+            template.push(')');
+        }
+        let limits = if op.determinism.is_many() { "L,M" } else { "L" };
+        writeln!(
+            out,
+            "{head}) :- {}{template},{goal},{limits},_).",
+            wrapper(op)
+        )
+        .expect("writing to a String");
+    }
+    out
 }
 
 /// The query `build_query` made, with its limit (the digits at `at`) checked when
@@ -94,10 +167,7 @@ pub(crate) fn goal_and_template(
             let value = inputs
                 .next()
                 .ok_or_else(|| ArgumentError::Missing(arg.name.to_string()))?;
-            term::write_input(&mut goal, &arg.ty, value).map_err(|error| ArgumentError::Type {
-                name: arg.name.to_string(),
-                error,
-            })?;
+            write_arg(&mut goal, arg, value)?;
         } else {
             let var = format!("O{i}");
             template.push(if outputs == 0 { '(' } else { ',' });
@@ -118,6 +188,14 @@ pub(crate) fn goal_and_template(
         template.push(')');
     }
     Ok((goal, template))
+}
+
+/// Appends one input value, converted by its argument's type.
+fn write_arg(goal: &mut term::GoalText, arg: &Arg, value: &Value) -> Result<(), ArgumentError> {
+    term::write_input(goal, &arg.ty, value).map_err(|error| ArgumentError::Type {
+        name: arg.name.to_string(),
+        error,
+    })
 }
 
 /// Shapes a decoded outcome by the declared determinism: one solution or an array.

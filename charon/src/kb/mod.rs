@@ -174,7 +174,8 @@ impl KnowledgeBase {
         config: EngineConfig,
         temp: Option<PrivateDir>,
     ) -> Result<Self, LoadError> {
-        let engine = Engine::start(&abs, config).map_err(|e| match e {
+        let stubs = codec::stubs(&report.operations);
+        let engine = Engine::start(&abs, &stubs, config).map_err(|e| match e {
             EngineError::Load(m) => {
                 LoadError::Consult(m.replace(&abs.display().to_string(), &display))
             }
