@@ -27,9 +27,12 @@
 #   list            POST /users_with_permission {"Perm":"deploy"} (→ 106 users).
 #
 # How. wrk, THREADS=1 thread, CONNS=64 keep-alive connections, closed loop, loopback.
-# For every server × workload: one WARMUP-second run that is not counted (it fills
-# the answer cache, so the hit rate is a warm cache's), then REPEATS runs of DURATION
-# seconds. For each run:
+# ROUNDS rounds; in each, every server in turn is started fresh and, for every
+# workload, gets one WARMUP-second run that is not counted (it fills the answer
+# cache, so the hit rate is a warm cache's), then REPEATS runs of DURATION seconds.
+# Rounds spread each server's runs over the whole benchmark, so a slow spell of the
+# machine does not fall on one server's runs alone (on a shared VM the same server
+# varies by ±5 % from one minute to the next). For each run:
 #   * req/s, p50, p90, p99 and max latency, errors and non-2xx responses, from wrk
 #     (bench/wrk/report.lua prints them as one JSON line);
 #   * server CPU per request: the utime + stime of the server process and of every
@@ -45,7 +48,7 @@
 #   * Charon only: GET /health before and after the run; when it reports
 #     "cache": {"hits", "misses", …}, the hit rate over the run is
 #     Δhits / (Δhits + Δmisses) (n/a otherwise; the wrk warm-up is not counted).
-# Every statistic of the table is the median over the REPEATS runs, taken separately
+# Every statistic of the table is the median over the ROUNDS × REPEATS runs, taken separately
 # (the median p99 is not necessarily the p99 of the median run); "req/s range" is the
 # minimum and maximum over the runs. Ratio lines divide Charon's median req/s by SWI's.
 #
@@ -54,9 +57,10 @@
 #
 # Usage:
 #   scripts/bench-http.sh                          # builds charon-cli, full run (~14 min)
-#   SKIP_BUILD=1 DURATION=2 REPEATS=1 WARMUP=1 scripts/bench-http.sh   # smoke run
+#   SKIP_BUILD=1 DURATION=2 ROUNDS=1 WARMUP=1 scripts/bench-http.sh   # smoke run
 # Environment (defaults in brackets):
-#   DURATION [10] seconds per run   REPEATS [3]   WARMUP [2] seconds   CONNS [64]
+#   DURATION [10] seconds per run   ROUNDS [3]   REPEATS [1] per round
+#   WARMUP [2] seconds   CONNS [64]
 #   THREADS [1] wrk threads         ONLY ["swi charon charon-nocache charon-io1 charon-strict charon-nocount"]
 #   WORKLOADS ["point_fixed point_uniform point_zipf list"]
 #   SWI_WORKERS [4]   CHARON_ARGS [""] extra flags for both charon servers
@@ -68,7 +72,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-10}
-REPEATS=${REPEATS:-3}
+ROUNDS=${ROUNDS:-3}
+REPEATS=${REPEATS:-1}
 WARMUP=${WARMUP:-2}
 CONNS=${CONNS:-64}
 THREADS=${THREADS:-1}
@@ -321,29 +326,33 @@ sanity() {  # name
 log "results in $BENCH_OUT"
 {
   echo "- machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%dT%H:%MZ)"
-  echo "- wrk $(wrk -v 2>&1 | awk 'NR==1 {print $2}'), -t$THREADS -c$CONNS, ${DURATION} s × $REPEATS runs (medians) after a ${WARMUP} s warm-up, KB $KB"
+  echo "- wrk $(wrk -v 2>&1 | awk 'NR==1 {print $2}'), -t$THREADS -c$CONNS, ${DURATION} s runs, $ROUNDS rounds × $REPEATS per server and workload (medians), each after a ${WARMUP} s warm-up, KB $KB"
   case " $ONLY " in *" swi "*) echo "- $(swipl --version), $SWI_WORKERS workers" ;; esac
   case " $ONLY " in *" charon"*) echo "- $("$BIN" --version) ($BIN)${CHARON_ARGS:+, flags: $CHARON_ARGS}" ;; esac
   echo
 } | tee "$BENCH_OUT/context.md"
 
 : > "$RESULTS"
-for server in $ONLY; do
-  start_server "$server"
-  sanity "$server"
-  health_url=""; [ "$server" = swi ] || health_url="$URL/health"
-  for w in $WORKLOADS; do
-    script="bench/wrk/$w.lua"
-    [ -f "$script" ] || { log "no workload $w ($script)"; exit 2; }
-    if [ "$WARMUP" != 0 ]; then
-      wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" -s "$script" "$URL" >/dev/null
-    fi
-    for i in $(seq "$REPEATS"); do
-      python3 "$HELPER" run "$SERVER_PID" "$health_url" "$server" "$CONNS" "$i" -- \
-        wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" -s "$script" "$URL" >> "$RESULTS"
+for round in $(seq "$ROUNDS"); do
+  [ "$ROUNDS" = 1 ] || log "round $round of $ROUNDS"
+  for server in $ONLY; do
+    start_server "$server"
+    sanity "$server"
+    health_url=""; [ "$server" = swi ] || health_url="$URL/health"
+    for w in $WORKLOADS; do
+      script="bench/wrk/$w.lua"
+      [ -f "$script" ] || { log "no workload $w ($script)"; exit 2; }
+      if [ "$WARMUP" != 0 ]; then
+        wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" -s "$script" "$URL" >/dev/null
+      fi
+      for i in $(seq "$REPEATS"); do
+        run=$(( (round - 1) * REPEATS + i ))
+        python3 "$HELPER" run "$SERVER_PID" "$health_url" "$server" "$CONNS" "$run" -- \
+          wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" -s "$script" "$URL" >> "$RESULTS"
+      done
     done
+    stop_server
   done
-  stop_server
 done
 
 lens=$(cat "$BENCH_OUT"/*.list_len | sort -u | wc -l)
