@@ -20,7 +20,7 @@
 # /proc every 20 ms (a lower bound: a worker that lived less than that can be
 # missed). Last, the ratio p99(big) / p99(small): 1 means no stall due to size.
 # If the binary has no --recycle-after flag, the script says so and runs without it
-# (the built-in period, 50,000 calls per worker, applies).
+# (the built-in period of calls per worker applies).
 #
 # Output: a Markdown table and the ratio line on stdout, progress on stderr, one JSON
 # line per run in $BENCH_OUT/results.jsonl.
