@@ -282,6 +282,24 @@ fn a_load_that_does_not_end_fails_naming_the_file_and_directive() {
     }
 }
 
+/// Running out of memory shows as a term that reads as the running query; a term a
+/// client can make the knowledge base throw (an atom named like a query's stub) is
+/// an exception like any other, not a memory limit.
+#[test]
+fn an_exception_named_like_a_query_is_not_a_memory_limit() {
+    let server = HttpServer::start(&fixture("pressure/rethrow.pl"), &[]);
+    for name in ["$charon_o0", "$charon_o12", "$charon_once"] {
+        let body = serde_json::json!({ "X": name }).to_string();
+        let (status, body) = http(server.port, "POST", "/rethrow", Some(&body)).expect("an answer");
+        assert_eq!(status, 422, "{body}");
+        let problem: Value = serde_json::from_str(&body).expect("json");
+        assert_eq!(
+            problem["type"], "urn:charon:problem:prolog-exception",
+            "{name}: {problem}"
+        );
+    }
+}
+
 #[test]
 fn running_out_of_memory_is_a_memory_limit_and_the_server_stays_up() {
     let server = HttpServer::start(

@@ -125,7 +125,7 @@ impl Batcher {
 }
 
 impl Engine {
-    /// Runs a read-only query (text ending in `.`, binding `R`) by `deadline`, in a
+    /// Runs a read-only query (text ending in `.`; the wrapper writes its answer) by `deadline`, in a
     /// batch with other reads; `reply` gets the outcome on a driver thread. For
     /// operations the analysis proved read-only ([`Access::Read`](super::Access)).
     pub(crate) fn submit_read(&self, query: String, deadline: Instant, reply: Reply) {

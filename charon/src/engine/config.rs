@@ -78,7 +78,8 @@ pub struct EngineConfig {
     /// Worker processes; reads run in parallel on them. Default: one per core.
     pub workers: usize,
     /// Replace a worker after this many calls (memory is only freed with its Machine:
-    /// about 220 bytes a call stay behind, so 55 MB at the default 250,000). Each
+    /// about 200 bytes of a small call stay behind, 50 MB at the default 250,000, and
+    /// more for calls with large inputs; `recycle_memory` is the bound). Each
     /// replacement loads the knowledge base again, so a short period costs load time
     /// (and tail latency) under heavy traffic: 50,000 cost 3–8 % of the point
     /// throughput on a 2-core machine and raised its p99 by 60 %.

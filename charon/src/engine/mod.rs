@@ -213,7 +213,9 @@ impl Engine {
         let spawn_error = |e: std::io::Error| EngineError::Spawn(e.to_string());
         let dir = PrivateDir::new("charon").map_err(spawn_error)?;
         let wrapper = dir
-            .write("wrapper.pl", format!("{WRAPPER}\n{stubs}").as_bytes())
+            // The stubs go first: the wrapper ends with the knowledge base's rewriting
+            // (a term_expansion clause), which must stay last.
+            .write("wrapper.pl", format!("{stubs}\n{WRAPPER}").as_bytes())
             .map_err(spawn_error)?;
         let files = Files {
             dir,
@@ -424,7 +426,7 @@ impl Engine {
         idle.truncate(1);
     }
 
-    /// Runs one query (text ending in `.`, binding `R`) that must answer by
+    /// Runs one query (text ending in `.`; the wrapper writes its answer) that must answer by
     /// `deadline`: waiting for the database lock and for a worker counts. Writes run
     /// alone and commit their changes for every worker; see the module docs.
     pub(crate) fn run(

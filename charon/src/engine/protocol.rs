@@ -13,7 +13,7 @@ use crate::term::PlTerm;
 pub(crate) enum Request {
     /// Consult the wrapper, then the knowledge base.
     Load { wrapper: String, kb: String },
-    /// Run one goal; the binding of its variable `R` comes back. After answering, the
+    /// Run one goal; what the wrapper wrote as its answer comes back. After answering, the
     /// worker checks for the next request without sleeping for `spin_us` µs. With
     /// `changes`, the changes the call recorded come back too (see `wrapper.pl`).
     /// `id` names a call of a batch (0 otherwise), for `Cancel`.

@@ -75,14 +75,23 @@
     '$charon_query_term'(E), !.
 '$charon_exception'(E, exception(E)).
 
+% The stub form: a compound '$charon_o<N>' whose first argument is a limit term,
+% of the arity of a stub that exists (a knowledge base can throw any atom a client
+% sends it, but not this).
 '$charon_query_term'(E) :-
     (   E = '$charon_once'(_, _, _, _) -> true
     ;   E = '$charon_all'(_, _, _, _, _) -> true
-    ;   callable(E),
-        functor(E, Name, _),
+    ;   compound(E),
+        functor(E, Name, Arity),
         atom_concat('$charon_o', N, Name),
         atom_chars(N, [D|Ds]),
-        '$charon_digits'([D|Ds])
+        '$charon_digits'([D|Ds]),
+        current_predicate(Name/Arity),
+        arg(1, E, Limit),
+        (   integer(Limit) -> true
+        ;   Limit = checked(_) -> true
+        ;   Limit = reset(_)
+        )
     ).
 
 '$charon_digits'([]).
