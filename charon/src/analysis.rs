@@ -81,6 +81,9 @@ pub(crate) struct Analysis {
     /// scryer 0.10 then counts differently with and without an outer counter, so
     /// every call stays under it (see `Counting`).
     pub nested_limits: bool,
+    /// A predicate of `user` the knowledge base defines under a name Charon's wrapper
+    /// keeps for itself (`$charon…`): loaded after the wrapper, it would replace it.
+    pub reserved: Option<String>,
 }
 
 impl Analysis {
@@ -233,8 +236,15 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
     }
     problems.sort();
     problems.dedup();
+    let mut reserved: Vec<String> = defined
+        .iter()
+        .filter(|pi| pi.0 == "user" && pi.1.starts_with("$charon"))
+        .map(|pi| format!("{}/{}", pi.1, pi.2))
+        .collect();
+    reserved.sort();
 
     Analysis {
+        reserved: reserved.into_iter().next(),
         effects: closure(&calls, &defined),
         modules,
         main_module,

@@ -136,6 +136,30 @@ fn a_syntax_error_in_source_text_names_the_line() {
     }
 }
 
+/// A knowledge base loads after Charon's wrapper, so a predicate of its under one of
+/// the wrapper's names would replace the wrapper's: such a knowledge base is refused.
+#[test]
+fn a_knowledge_base_cannot_take_the_wrappers_names() {
+    for (src, pi) in [
+        (
+            "%! a(-X:atom) is det.\na(x).\n'$charon_o0'(_, _) :- true.\n",
+            "$charon_o0/2",
+        ),
+        ("ok(1).\n'$charon_once'(_, _, _, _).\n", "$charon_once/4"),
+    ] {
+        match charon::KnowledgeBase::from_source_with("inline.pl", src, config()) {
+            Err(charon::LoadError::Consult(m)) => {
+                assert!(m.contains(&format!("inline.pl defines {pi}")), "{m}")
+            }
+            other => panic!("{pi}: {other:?}"),
+        }
+    }
+    // Names that only look alike are the knowledge base's own.
+    let src = "%! a(-X:atom) is det.\na(X) :- charon_o0(X).\ncharon_o0(x).\n";
+    let kb = charon::KnowledgeBase::from_source_with("inline.pl", src, config()).expect("loads");
+    assert_eq!(kb.call("a", &json!({})).expect("a"), json!("x"));
+}
+
 /// `examples/typed-call`: typed methods from a plain `main`, run as a process.
 #[test]
 fn the_typed_call_example_runs() {

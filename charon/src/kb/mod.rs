@@ -184,6 +184,12 @@ impl KnowledgeBase {
         let display_name = &display;
         let items = engine.analyse().map_err(LoadError::Engine)?;
         let found = analysis::analyse(&items);
+        if let Some(pi) = &found.reserved {
+            return Err(LoadError::Consult(format!(
+                "{display} defines {pi}: names starting with $charon belong to Charon's \
+                 wrapper, which the knowledge base would replace; rename the predicate"
+            )));
+        }
         if let Some(problem) = &found.problem
             && !report.operations.is_empty()
         {
