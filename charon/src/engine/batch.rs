@@ -125,9 +125,10 @@ impl Batcher {
 }
 
 impl Engine {
-    /// Runs a read-only query (text ending in `.`; the wrapper writes its answer) by `deadline`, in a
-    /// batch with other reads; `reply` gets the outcome on a driver thread. For
-    /// operations the analysis proved read-only ([`Access::Read`](super::Access)).
+    /// Runs a read-only query (text ending in `.`; the wrapper writes its answer) by
+    /// `deadline`, in a batch with other reads; `reply` gets the outcome on a driver
+    /// thread. For operations the analysis proved read-only
+    /// ([`Access::Read`](super::Access)).
     pub(crate) fn submit_read(&self, query: String, deadline: Instant, reply: Reply) {
         let batcher = &self.inner.batcher;
         batcher.started.get_or_init(|| self.start_drivers());

@@ -54,10 +54,9 @@
 //! failed write and at recycling; each call pays a pipe round trip, and the engine
 //! reads and compiles its query text, which is kept to one short goal: a stub the
 //! wrapper file defines for each operation (`'$charon_o<N>'(Limit, Inputs…)`, see
-//! `crate::kb`'s codec). To keep that
-//! round trip short, both ends check their pipe without sleeping for up to 50 µs
-//! before blocking (a wake-up from a blocking read costs 20–30 µs on a small VM),
-//! which spends a little CPU right after each message. Under load, reads from async
+//! `crate::kb`'s codec). To keep the round trip short, both ends check their pipe
+//! without sleeping for up to 50 µs before blocking (a wake-up from a blocking read
+//! costs 20–30 µs on a small VM), which spends a little CPU right after each message. Under load, reads from async
 //! callers share the round trips instead (`batch`): a batch of calls goes to a
 //! worker in one write, and a slow call gives the calls behind it to another worker
 //! after 2 ms. Answers of reads can skip
@@ -426,9 +425,10 @@ impl Engine {
         idle.truncate(1);
     }
 
-    /// Runs one query (text ending in `.`; the wrapper writes its answer) that must answer by
-    /// `deadline`: waiting for the database lock and for a worker counts. Writes run
-    /// alone and commit their changes for every worker; see the module docs.
+    /// Runs one query (text ending in `.`; the wrapper writes its answer) that must
+    /// answer by `deadline`: waiting for the database lock and for a worker counts.
+    /// Writes run alone and commit their changes for every worker; see the module
+    /// docs.
     pub(crate) fn run(
         &self,
         query: String,

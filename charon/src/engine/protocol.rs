@@ -13,8 +13,9 @@ use crate::term::PlTerm;
 pub(crate) enum Request {
     /// Consult the wrapper, then the knowledge base.
     Load { wrapper: String, kb: String },
-    /// Run one goal; what the wrapper wrote as its answer comes back. After answering, the
-    /// worker checks for the next request without sleeping for `spin_us` µs. With
+    /// Run one goal; what the wrapper wrote as its answer comes back. After
+    /// answering, the worker checks for the next request without sleeping for
+    /// `spin_us` µs. With
     /// `changes`, the changes the call recorded come back too (see `wrapper.pl`).
     /// `id` names a call of a batch (0 otherwise), for `Cancel`.
     Run {
