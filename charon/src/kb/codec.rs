@@ -105,33 +105,19 @@ pub(crate) fn stubs(ops: &[Operation]) -> String {
         if op.determinism.is_many() {
             head.push_str(",M");
         }
-        let mut goal = String::new();
-        term::write_atom(&mut goal, &op.name);
-        let mut template = String::from("sol");
-        let mut outputs = 0;
-        for (i, arg) in op.args.iter().enumerate() {
-            goal.push(if i == 0 { '(' } else { ',' });
-            if arg.mode == Mode::In {
-                write!(head, ",I{i}").expect("writing to a String");
-                write!(goal, "I{i}").expect("writing to a String");
-            } else {
-                template.push(if outputs == 0 { '(' } else { ',' });
-                write!(template, "O{i}").expect("writing to a String");
-                write!(goal, "O{i}").expect("writing to a String");
-                outputs += 1;
-            }
-        }
-        if !op.args.is_empty() {
-            goal.push(')');
-        }
-        if outputs > 0 {
-            template.push(')');
-        }
+        let mut goal = term::GoalText::default();
+        let template = goal_shape(op, &mut goal, |goal, i, _| {
+            write!(head, ",I{i}").expect("writing to a String");
+            write!(goal.text, "I{i}").expect("writing to a String");
+            Ok(())
+        })
+        .expect("variables are never refused");
         let limits = if op.determinism.is_many() { "L,M" } else { "L" };
         writeln!(
             out,
-            "{head}) :- {}{template},{goal},{limits},_).",
-            wrapper(op)
+            "{head}) :- {}{template},{},{limits},_).",
+            wrapper(op),
+            goal.text
         )
         .expect("writing to a String");
     }
@@ -158,36 +144,50 @@ pub(crate) fn goal_and_template(
 ) -> Result<(String, String), ArgumentError> {
     let mut inputs = inputs.iter();
     let mut goal = term::GoalText::default();
+    let template = goal_shape(op, &mut goal, |goal, _, arg| {
+        let value = inputs
+            .next()
+            .ok_or_else(|| ArgumentError::Missing(arg.name.to_string()))?;
+        write_arg(goal, arg, value)
+    })?;
+    let goal = if goal.has_floats {
+        format!("'$charon_floats'({})", goal.text)
+    } else {
+        goal.text
+    };
+    Ok((goal, template))
+}
+
+/// Writes an operation's goal, `name(…)`, into `goal`: each input by `input` (given
+/// the argument's position), each output as the variable `O<position>`; returns the
+/// template of its outputs, `sol(O…)`. The one place that lays out a call, for
+/// queries that spell the goal out and for the stubs that abbreviate it.
+fn goal_shape(
+    op: &Operation,
+    goal: &mut term::GoalText,
+    mut input: impl FnMut(&mut term::GoalText, usize, &Arg) -> Result<(), ArgumentError>,
+) -> Result<String, ArgumentError> {
     term::write_atom(&mut goal.text, &op.name);
     let mut template = String::from("sol");
     let mut outputs = 0;
     for (i, arg) in op.args.iter().enumerate() {
         goal.text.push(if i == 0 { '(' } else { ',' });
         if arg.mode == Mode::In {
-            let value = inputs
-                .next()
-                .ok_or_else(|| ArgumentError::Missing(arg.name.to_string()))?;
-            write_arg(&mut goal, arg, value)?;
+            input(goal, i, arg)?;
         } else {
-            let var = format!("O{i}");
             template.push(if outputs == 0 { '(' } else { ',' });
-            template.push_str(&var);
-            goal.text.push_str(&var);
+            write!(template, "O{i}").expect("writing to a String");
+            write!(goal.text, "O{i}").expect("writing to a String");
             outputs += 1;
         }
     }
     if !op.args.is_empty() {
         goal.text.push(')');
     }
-    let goal = if goal.has_floats {
-        format!("'$charon_floats'({})", goal.text)
-    } else {
-        goal.text
-    };
     if outputs > 0 {
         template.push(')');
     }
-    Ok((goal, template))
+    Ok(template)
 }
 
 /// Appends one input value, converted by its argument's type.

@@ -1159,16 +1159,21 @@ fn exception_failure(e: &PlTerm) -> Failure {
 mod tests {
     use super::*;
 
-    /// The engine side checks what lowering emits again: programs and queries that
-    /// lowering never writes (as if it had a bug) are refused before anything runs.
-    #[test]
-    fn the_engine_refuses_programs_and_queries_outside_the_allow_list() {
-        let reasoner = Reasoner::new(EngineConfig {
+    /// A reasoner with one worker and no result cache: every call reaches the engine.
+    fn one_worker() -> Reasoner {
+        Reasoner::new(EngineConfig {
             workers: 1,
             answer_cache: 0,
             ..EngineConfig::default()
         })
-        .expect("reasoner");
+        .expect("reasoner")
+    }
+
+    /// The engine side checks what lowering emits again: programs and queries that
+    /// lowering never writes (as if it had a bug) are refused before anything runs.
+    #[test]
+    fn the_engine_refuses_programs_and_queries_outside_the_allow_list() {
+        let reasoner = one_worker();
         let marker = std::env::temp_dir().join(format!("charon-refused-{}", std::process::id()));
         let touch = format!("open('{}', write, S), close(S)", marker.display());
         let prepared =
@@ -1240,12 +1245,7 @@ mod tests {
     /// load back and leaves the worker answering.
     #[test]
     fn a_load_the_engine_refuses_leaves_nothing_behind() {
-        let reasoner = Reasoner::new(EngineConfig {
-            workers: 1,
-            answer_cache: 0,
-            ..EngineConfig::default()
-        })
-        .expect("reasoner");
+        let reasoner = one_worker();
         let run = |goal: &str| {
             let query = format!("'$charon_once'(R, {goal}, 0, _).");
             reasoner
