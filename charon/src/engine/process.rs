@@ -25,6 +25,8 @@ pub(super) struct Worker {
     stdout: ChildStdout,
     /// Bytes read from `stdout` that are not yet a whole line.
     pending: Vec<u8>,
+    /// Where reads from `stdout` land (kept: a fresh buffer is zeroed on every read).
+    chunk: Box<[u8]>,
     /// Calls since the worker started (restores count extra: they grow its memory).
     pub(super) calls: u64,
     /// The database generation this worker holds (`u64::MAX`: unknown, restore it).
@@ -44,6 +46,9 @@ struct LastWords {
     /// The allocator reported running out of memory.
     out_of_memory: bool,
 }
+
+/// How many bytes one read of a worker's answers takes at most.
+const READ_CHUNK: usize = 64 * 1024;
 
 /// The prefix of the lines `'$charon_running'/2` writes to stderr.
 const RUNNING: &str = "charon-running: ";
@@ -108,6 +113,7 @@ impl Worker {
             stdin,
             stdout,
             pending: Vec::new(),
+            chunk: vec![0; READ_CHUNK].into_boxed_slice(),
             calls: 0,
             generation: 0,
             loaded_rss: 0,
@@ -315,13 +321,12 @@ impl Worker {
                 }
                 continue;
             }
-            let mut chunk = [0u8; 64 * 1024];
-            match self.stdout.read(&mut chunk) {
+            match self.stdout.read(&mut self.chunk[..]) {
                 Ok(0) => {
                     let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
                     return Err(Failure::Died(format!("worker exited ({status})")));
                 }
-                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(Failure::Died(format!("worker pipe: {e}"))),
             }

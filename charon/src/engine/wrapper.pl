@@ -113,8 +113,7 @@
     flush_output(user_output),
     % No acyclic_term/1 check: in scryer 0.10 it corrupts the strings in a term
     % (the writer then prints another term in their place).
-    catch(write_term(user_output, '$charon_answer'(R), [quoted(true), ignore_ops(true)]),
-          _, true),
+    catch(write_canonical(user_output, '$charon_answer'(R)), _, true),
     flush_output(user_output),
     fail.
 
