@@ -106,6 +106,7 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
     let mut spin = std::time::Duration::ZERO;
     // stdin closed: serve what is queued, then stop.
     let mut closed = false;
+    let mut last_poll = std::time::Instant::now();
     loop {
         if queued.is_empty() {
             if closed {
@@ -119,8 +120,20 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
                 None => return 0,
             }
         }
-        // Take in what else has come: the rest of a batch, cancellations.
-        while !closed && (requests.buffer().contains(&b'\n') || readable_now(0)) {
+        // Take in what else has come: the rest of a batch, cancellations. With calls
+        // queued, the pipe is checked at most every POLL_EVERY: a cancellation
+        // follows a call slower than that, so it is seen before the calls it names.
+        while !closed {
+            let buffered = requests.buffer().contains(&b'\n');
+            if !buffered {
+                if !queued.is_empty() && last_poll.elapsed() < POLL_EVERY {
+                    break;
+                }
+                last_poll = std::time::Instant::now();
+                if !readable_now(0) {
+                    break;
+                }
+            }
             match read_request(&mut requests) {
                 Some(item) => queue(&mut queued, item),
                 None => closed = true,
@@ -158,6 +171,12 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
         }
     }
 }
+
+/// How often a worker with calls queued looks for more requests (each look is a
+/// system call). Shorter than the time after which the engine gives a batch's
+/// remaining calls to another worker (`PATIENCE` in batch.rs), so that a
+/// cancellation is seen before most of the calls it names start.
+const POLL_EVERY: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// A request read but not yet served.
 enum Queued {
