@@ -8,9 +8,10 @@
 # examples/rbac.pl and runs N requests read from a file, as fast as it can:
 #   raw      the bare goal `users_with_permission(deploy, _)` (106 users) — scryer
 #            running the query, nothing of Charon's around it;
-#   checked  the goal as the server sends it after adaptive counting has promoted the
-#            operation: '$charon_once'/4 with checked(10000000), the answer written
-#            and sent back;
+#   checked  the call as the server makes it once adaptive counting has promoted the
+#            operation: the operation's stub (the clause Charon writes beside the
+#            wrapper, see codec::stubs) called with checked(10000000), the answer
+#            written and sent back;
 #   strict   the same under scryer's inference counter (limit 10,000,000).
 # Each is run by one worker alone, then by two workers at once (one per core, as the
 # server runs them). A run with no request (the load alone) is subtracted.
@@ -41,12 +42,17 @@ trap 'rm -rf "$WORK"' EXIT
 python3 - "$WORK" "$N" "$PWD" <<'EOF'
 import json, sys
 work, n, root = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-load = json.dumps({"load": {"wrapper": f"{root}/charon/src/engine/wrapper.pl",
+# The wrapper as the engine loads it: the operation's stub first (the form
+# codec::stubs writes for a det operation with one input and one output).
+stub = "'$charon_o0'(L,I0) :- '$charon_once'(sol(O1),users_with_permission(I0,O1),L,_).\n"
+wrapper = open(f"{root}/charon/src/engine/wrapper.pl").read()
+open(f"{work}/wrapper.pl", "w").write(stub + wrapper)
+load = json.dumps({"load": {"wrapper": f"{work}/wrapper.pl",
                             "kb": f"{root}/examples/rbac.pl"}})
 forms = {
     "raw": "users_with_permission(deploy, _).",
-    "checked": "'$charon_once'(sol(O1),users_with_permission(deploy,O1),checked(10000000),R).",
-    "strict": "'$charon_once'(sol(O1),users_with_permission(deploy,O1),10000000,R).",
+    "checked": "'$charon_o0'(checked(10000000),deploy).",
+    "strict": "'$charon_o0'(10000000,deploy).",
 }
 open(f"{work}/none.jsonl", "w").write(load + "\n")
 for name, query in forms.items():

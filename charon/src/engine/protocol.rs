@@ -53,8 +53,8 @@ pub(crate) enum Request {
 pub(crate) enum Response {
     /// The KB loaded (`ok`), or not, with the engine's messages.
     Loaded { ok: bool, messages: String },
-    /// The wrapper's result of a `Run` query as text (`write_term/3` with `quoted`
-    /// and `ignore_ops`), or `None` when the query wrote none.
+    /// The wrapper's result of a `Run` query as text (`write_canonical/2`), or
+    /// `None` when the query wrote none.
     Ran {
         result: Option<String>,
         output: String,

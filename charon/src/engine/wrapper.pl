@@ -108,7 +108,9 @@
 % takes as the answer; then fails, so that the query leaves no binding behind.
 % Text rather than bindings: scryer converts a bound term to Rust in time
 % quadratic in a list's length (and panics on some strings), while its writer is
-% linear at any depth.
+% linear at any depth. write_canonical/2 is write_term/3 with quoted(true) and
+% ignore_ops(true), less the parsing of an option list, which cost a point call
+% half its time.
 '$charon_emit'(R) :-
     flush_output(user_output),
     % No acyclic_term/1 check: in scryer 0.10 it corrupts the strings in a term

@@ -1,5 +1,5 @@
-//! Reads a term as the engine writes it (`write_term/3` with `quoted(true)` and
-//! `ignore_ops(true)`) into a [`PlTerm`].
+//! Reads a term as the engine writes it (`write_canonical/2`: `write_term/3` with
+//! `quoted(true)` and `ignore_ops(true)`) into a [`PlTerm`].
 //!
 //! The worker sends answers as this text rather than as the engine's own term
 //! conversion, which is quadratic in a list's length. The reader is linear and does
