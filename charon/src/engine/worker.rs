@@ -106,7 +106,8 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
     let mut spin = std::time::Duration::ZERO;
     // stdin closed: serve what is queued, then stop.
     let mut closed = false;
-    let mut last_poll = std::time::Instant::now();
+    // When the last answer and the one before it were sent.
+    let mut sent = [std::time::Instant::now(); 2];
     loop {
         if queued.is_empty() {
             if closed {
@@ -121,15 +122,14 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
             }
         }
         // Take in what else has come: the rest of a batch, cancellations. With calls
-        // queued, the pipe is checked at most every POLL_EVERY: a cancellation
-        // follows a call slower than that, so it is seen before the calls it names.
+        // queued, the pipe is only checked when the answer before the last went out
+        // POLL_EVERY ago or more (see there): no cancellation can have come sooner.
         while !closed {
             let buffered = requests.buffer().contains(&b'\n');
             if !buffered {
-                if !queued.is_empty() && last_poll.elapsed() < POLL_EVERY {
+                if !queued.is_empty() && sent[0].elapsed() < POLL_EVERY {
                     break;
                 }
-                last_poll = std::time::Instant::now();
                 if !readable_now(0) {
                     break;
                 }
@@ -169,13 +169,19 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
         if send(&mut proto, &response).is_err() {
             return 0;
         }
+        sent = [sent[1], std::time::Instant::now()];
     }
 }
 
-/// How often a worker with calls queued looks for more requests (each look is a
-/// system call). Shorter than the time after which the engine gives a batch's
-/// remaining calls to another worker (`PATIENCE` in batch.rs), so that a
-/// cancellation is seen before most of the calls it names start.
+/// When a worker with calls of a batch queued looks for new requests (each look is
+/// a system call). The engine cancels the calls after call k only when k's answer
+/// has not come `PATIENCE` (2 ms, batch.rs) after it read answer k−1, so such a
+/// cancellation is written at least that long after answer k−1 went out. Before
+/// starting call k+1, the worker looks if answer k−1 went out this long ago or more
+/// (shorter than `PATIENCE`, for the scheduler's slack): a cancellation written
+/// before answer k is then always seen before the calls it names start, as when it
+/// looked before every call, and a run of fast calls makes no system call between
+/// them.
 const POLL_EVERY: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// A request read but not yet served.
