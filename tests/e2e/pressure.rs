@@ -425,6 +425,57 @@ fn a_timed_out_write_leaves_no_file_behind() {
 /// Reads from async callers run in batches (one write to a worker, answers read as
 /// they come). A slow call must not hold up the calls batched behind it: they are
 /// given to another worker, and the slow one alone meets its time limit.
+/// Slow calls that do finish, in batches of fast ones: the engine gives the calls
+/// behind a late answer to the other worker and the first worker skips them, or
+/// runs them anyway when it took them in before the cancellation came. Either way
+/// every call gets its own answer and no worker is lost to a mixed-up answer.
+#[test]
+fn calls_given_away_behind_a_slow_one_keep_their_own_answers() {
+    let kb = std::sync::Arc::new(kb_with(config()));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    for round in 0..4 {
+        let answers = runtime.block_on(async {
+            let calls: Vec<_> = (0..150_i64)
+                .map(|i| {
+                    let kb = std::sync::Arc::clone(&kb);
+                    // Every 25th call counts down from 100,000 or more: several ms.
+                    let (op, args, expected) = if i % 25 == 7 {
+                        let n = 100_000 + i;
+                        ("count", json!({ "N": n }), json!(n))
+                    } else {
+                        ("point", json!({ "K": i }), json!(i * 2))
+                    };
+                    tokio::spawn(async move {
+                        let answer = kb.call_async(op, &args).await;
+                        (op, args, expected, answer)
+                    })
+                })
+                .collect();
+            let mut answers = Vec::new();
+            for call in calls {
+                answers.push(call.await.expect("task"));
+            }
+            answers
+        });
+        for (op, args, expected, answer) in answers {
+            assert_eq!(
+                answer.as_ref().ok(),
+                Some(&expected),
+                "round {round}: {op}({args}) got {answer:?}"
+            );
+        }
+    }
+    assert_eq!(
+        kb.stats().workers_started,
+        2,
+        "a worker was replaced: an answer went to the wrong call, or a worker failed"
+    );
+}
+
 #[test]
 fn a_slow_read_holds_up_no_other_read() {
     let limit = Duration::from_secs(3);
