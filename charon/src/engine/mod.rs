@@ -56,11 +56,11 @@
 //! wrapper file defines for each operation (`'$charon_o<N>'(Limit, Inputs…)`, see
 //! `crate::kb`'s codec). To keep the round trip short, both ends check their pipe
 //! without sleeping for up to 50 µs before blocking (a wake-up from a blocking read
-//! costs 20–30 µs on a small VM), which spends a little CPU right after each message. Under load, reads from async
-//! callers share the round trips instead (`batch`): a batch of calls goes to a
-//! worker in one write, and a slow call gives the calls behind it to another worker
-//! after 2 ms. Answers of reads can skip
-//! the engine altogether (the answer cache of the call pipeline). With `persist`,
+//! costs 20–30 µs on a small VM), which spends a little CPU right after each
+//! message. Under load, reads from async callers share the round trips instead
+//! (`batch`): a batch of calls goes to a worker in one write, and a slow call gives
+//! the calls behind it to another worker after 2 ms. Answers of reads can skip the
+//! engine altogether (the answer cache of the call pipeline). With `persist`,
 //! a write also rewrites the changed predicates in the knowledge base's file
 //! before it answers (`crate::persist`).
 
