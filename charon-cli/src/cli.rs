@@ -400,9 +400,11 @@ struct CallLimitArgs {
     /// milliseconds. Example: --load-timeout-ms 120000
     #[arg(long, value_name = "MS", default_value_t = EngineConfig::default().load_timeout.as_millis() as u64)]
     load_timeout_ms: u64,
-    /// Write changes of dynamic predicates back to the .pl file (atomically; every
-    /// other byte kept; refused if someone else edits the file meanwhile).
-    /// Example: --persist
+    /// Keep the dynamic database in the .pl file: every write is synced to a
+    /// journal beside it (FILE.journal) before it answers, and folded into the file
+    /// (atomically, every other byte kept) when the journal grows, at shutdown and
+    /// at the next start. Writes are refused if someone else edits the file
+    /// meanwhile. Example: --persist
     #[arg(long)]
     persist: bool,
 }
@@ -732,6 +734,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         let mut report = report_json(kb.report())?;
         report["effects"] = effects_json(&kb);
         report["single_worker"] = kb.single_worker_reason().into();
+        report["warnings"] = kb.warnings().into();
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!("{}", kb.report());
@@ -767,6 +770,9 @@ fn print_effects(kb: &charon::KnowledgeBase) {
             None => continue,
         };
         println!("  {}: {line}", op.name);
+    }
+    for warning in kb.warnings() {
+        println!("warning: {warning}");
     }
     if let Some(why) = kb.single_worker_reason() {
         println!("runs on one worker: {why}");

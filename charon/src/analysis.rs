@@ -5,7 +5,8 @@
 //! files it loads (`'$charon_analyse'/2` in `engine/wrapper.pl`): its rules as
 //! loaded — direct calls of `assertz/1`, `asserta/1`, `retract/1`, `retractall/1`
 //! and `bb_put/2` already rewritten into recorded calls (`'$charon_j_*'`) — the
-//! predicates it defines, its modules, and anything that kept it from reading.
+//! predicates it defines, its modules, the goals it calls that nothing defines in
+//! the loaded engine, and anything that kept it from reading.
 //!
 //! A predicate is a **read** only if everything it can call is on an allow-list of
 //! builtins known to be free of side effects, or is itself a read. Output, time and
@@ -19,6 +20,31 @@
 //! that no answer can depend on which worker ran it. So is every operation when the
 //! reader could not read the knowledge base, or when the knowledge base defines its
 //! own term or goal expansion (its clauses as loaded are then not the ones read).
+//!
+//! **Calls of undefined predicates.** A call of a predicate that no file defines
+//! (no clauses, no `dynamic`/`discontiguous` declaration) and that the loaded engine
+//! does not have either (not imported from a library, not a builtin: the reader
+//! asks the engine) raises an existence error and changes nothing — typically a
+//! typo. It reads nothing, and the error is the same at every call, so its answers
+//! may even be cached — provided nothing can define the predicate later. An assert
+//! of a clause for it makes it defined (then it is analysed as the rule asserted);
+//! anything that may define predicates the analysis cannot see — a goal known only
+//! at run time, a file loaded at run time, a predicate Charon does not know, a
+//! change of the flag `unknown` — keeps every such call unknown, as above, and an
+//! assert of a clause known only at run time already makes everything untracked.
+//! The proven ones are reported as warnings (`Analysis::dangling`).
+//!
+//! **Load-time state.** Every worker loads the knowledge base itself, so the state
+//! as loaded is the same in every worker only if every directive does the same at
+//! every load. A directive (an `initialization/1` goal among them) that reaches
+//! something whose result can differ from one load to the next — randomness, time,
+//! statistics, a goal known only at run time, a file loaded at run time, a
+//! predicate Charon does not know (it could read the environment, a file or the
+//! OS) — makes the knowledge base *load-time volatile* (`Analysis::load_volatile`):
+//! the engine keeps a single worker. Output, waiting, recorded and unrecorded
+//! changes of data the directive computed deterministically, and builtins that set
+//! state from their arguments alone (flags, operators, global variables) do the
+//! same at every load.
 
 use std::collections::{HashMap, HashSet};
 
@@ -84,6 +110,12 @@ pub(crate) struct Analysis {
     /// A predicate of `user` the knowledge base defines under a name Charon's wrapper
     /// keeps for itself (`$charon…`): loaded after the wrapper, it would replace it.
     pub reserved: Option<String>,
+    /// Calls of predicates that no file defines and nothing can define at run time,
+    /// one warning each (`charon check` shows them): each raises an existence error.
+    pub dangling: Vec<String>,
+    /// Why the state as loaded may differ from one load to the next (a directive
+    /// calls something volatile): each worker loads the knowledge base itself.
+    pub load_volatile: Option<String>,
 }
 
 impl Analysis {
@@ -123,18 +155,29 @@ impl Analysis {
     }
 }
 
-/// What one body may call.
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// What one body may call. (Ordered so that `Varies` comes first: the reason a
+/// directive is volatile names what it calls itself before what it reaches.)
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Callee {
+    /// Something whose result may differ from one load to the next, if it runs at
+    /// load (randomness, time, a goal known only at run time, a file it loads).
+    Varies(String),
     /// A predicate, in the module given by a qualification (else the caller's).
     Pred(Option<String>, String, usize),
     Effect(Level, String),
+    /// Something that may define predicates the analysis does not see (or change
+    /// what calling an undefined one does).
+    DefinesAny(String),
 }
 
 /// Analyses the reader's items (see the module docs).
 pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
     let mut rules: Vec<(Pi, &PlTerm)> = Vec::new();
     let mut defined: HashSet<Pi> = HashSet::new();
+    // Goals that nothing defined when the reader ran: (module, name, arity).
+    let mut undefined: HashSet<Pi> = HashSet::new();
+    // Each directive, as the body of a predicate of its own nobody calls, and its text.
+    let mut directives: Vec<(Pi, String)> = Vec::new();
     let mut modules = Vec::new();
     let mut problems = Vec::new();
     let mut main_module = "user".to_string();
@@ -160,11 +203,20 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
                 }
             }
             // A directive's goal is analysed as the body of a predicate nobody calls:
-            // only the rules it may assert (and the problems of unknown clauses)
-            // matter.
+            // the rules it may assert (and the problems of unknown clauses) matter,
+            // and whether what it does can differ from one load to the next.
             PlTerm::Compound(f, a) if f == "directive" && a.len() == 2 => {
                 if let Some(m) = atom_text(&a[0]) {
-                    rules.push(((m, "$directive".into(), 0), &a[1]));
+                    let pi = (m, format!("$directive {}", directives.len() + 1), 0);
+                    directives.push((pi.clone(), goal_text(&a[1])));
+                    rules.push((pi, &a[1]));
+                }
+            }
+            PlTerm::Compound(f, a) if f == "undefined" && a.len() == 3 => {
+                if let (Some(m), Some(name), Some(arity)) =
+                    (atom_text(&a[0]), atom_text(&a[1]), int(&a[2]))
+                {
+                    undefined.insert((m, name, arity));
                 }
             }
             PlTerm::Compound(f, a) if f == "module" && a.len() == 1 => {
@@ -243,18 +295,182 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
         .collect();
     reserved.sort();
 
+    // A clause asserted that is known only at run time may define anything.
+    let dangling = if problems.is_empty() {
+        dangling(&calls, &defined, &undefined)
+    } else {
+        Dangling::default()
+    };
+    let load_volatile = directives.iter().find_map(|(pi, text)| {
+        load_variance(&calls, &defined, &dangling, pi).map(|(what, site)| {
+            let site = if site == *pi {
+                String::new()
+            } else {
+                format!(" (in {}/{})", site.1, site.2)
+            };
+            format!(
+                "the directive {text} at load calls {what}{site}, so workers could load \
+                 different states"
+            )
+        })
+    });
+    let caller = |pi: &Pi| match directives.iter().find(|(d, _)| d == pi) {
+        Some((_, text)) => format!("the directive {text}"),
+        None if pi.0 == "user" || pi.0 == main_module => format!("{}/{}", pi.1, pi.2),
+        None => format!("{}:{}/{}", pi.0, pi.1, pi.2),
+    };
+    let mut warnings: Vec<String> = dangling
+        .sites
+        .iter()
+        .map(|(site, target)| {
+            format!(
+                "{} calls {}/{}, which no file defines: the call raises an existence error",
+                caller(site),
+                target.1,
+                target.2
+            )
+        })
+        .collect();
+    warnings.sort();
+    warnings.dedup();
+
     Analysis {
         reserved: reserved.into_iter().next(),
-        effects: closure(&calls, &defined),
+        effects: closure(&calls, &defined, &dangling),
         modules,
         main_module,
         problem: (!problems.is_empty()).then(|| problems.join("; ")),
         nested_limits,
+        dangling: warnings,
+        load_volatile,
     }
 }
 
-/// Each predicate's strongest effect, through everything it calls.
-fn closure(calls: &HashMap<Pi, HashSet<Callee>>, defined: &HashSet<Pi>) -> HashMap<Pi, Effect> {
+/// The calls of predicates that nothing defines: which of them are proven to raise
+/// an existence error (and so to read nothing), and which are not because something
+/// may define predicates at run time.
+#[derive(Debug, Default)]
+struct Dangling {
+    /// Proven: (module called in, name, arity).
+    proven: HashSet<Pi>,
+    /// Not proven, though nothing defines them now: something may at run time.
+    blocked: HashSet<Pi>,
+    /// What may define them, and where it is.
+    why_blocked: Option<(String, Pi)>,
+    /// The callers of the proven ones, for the warnings: (caller, callee).
+    sites: Vec<(Pi, Pi)>,
+}
+
+/// The module a call of `name/arity` from `caller`, qualified with `module` if it
+/// is, goes to.
+fn home(caller: &Pi, module: &Option<String>, name: &str, arity: usize) -> Pi {
+    let m = module.clone().unwrap_or_else(|| caller.0.clone());
+    (m, name.to_string(), arity)
+}
+
+/// Finds the calls of predicates no file defines (none of the knowledge base's
+/// files, clauses asserted included, and none the reader found in the loaded engine:
+/// no library import, no builtin). Each raises an existence error and changes
+/// nothing — unless something could define the predicate later: an assert of a
+/// clause for it makes it defined (it is then in `defined`), and anything that may
+/// define predicates the analysis does not see (a goal known only at run time, a
+/// file loaded at run time, a predicate Charon does not know, a change of the
+/// `unknown` flag) keeps every such call unknown, as it was (fail closed).
+fn dangling(
+    calls: &HashMap<Pi, HashSet<Callee>>,
+    defined: &HashSet<Pi>,
+    undefined: &HashSet<Pi>,
+) -> Dangling {
+    let mut open: Option<(String, Pi)> = None;
+    let mut found = Vec::new();
+    // In order, so that the reason given is the same from one load to the next.
+    let mut sorted: Vec<_> = calls.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    for (pi, callees) in sorted {
+        let mut callees: Vec<_> = callees.iter().collect();
+        callees.sort();
+        for c in callees {
+            match c {
+                Callee::DefinesAny(why) if open.is_none() => open = Some((why.clone(), pi.clone())),
+                Callee::Pred(m, n, a) if resolve(defined, pi, m, n, *a).is_empty() => {
+                    let target = home(pi, m, n, *a);
+                    if !n.starts_with('$') && undefined.contains(&target) {
+                        found.push((pi.clone(), target));
+                    } else if open.is_none() {
+                        open = Some((
+                            format!("it calls {n}/{a}, which Charon does not know"),
+                            pi.clone(),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let targets = found.iter().map(|(_, t)| t.clone()).collect();
+    match open {
+        Some(why) => Dangling {
+            blocked: targets,
+            why_blocked: Some(why),
+            ..Dangling::default()
+        },
+        None => Dangling {
+            proven: targets,
+            sites: found,
+            ..Dangling::default()
+        },
+    }
+}
+
+/// What, reached from `start` (a directive), may make a load differ from another
+/// (and the predicate whose body calls it), if anything does: something volatile,
+/// or a predicate Charon does not know (it could read the clock, the environment
+/// or a file). A call proven to raise an existence error does so at every load.
+fn load_variance(
+    calls: &HashMap<Pi, HashSet<Callee>>,
+    defined: &HashSet<Pi>,
+    dangling: &Dangling,
+    start: &Pi,
+) -> Option<(String, Pi)> {
+    let mut seen = HashSet::new();
+    let mut queue = std::collections::VecDeque::from([start.clone()]);
+    while let Some(pi) = queue.pop_front() {
+        if !seen.insert(pi.clone()) {
+            continue;
+        }
+        let Some(callees) = calls.get(&pi) else {
+            continue;
+        };
+        let mut callees: Vec<_> = callees.iter().collect();
+        callees.sort();
+        for c in callees {
+            match c {
+                Callee::Varies(what) => return Some((what.clone(), pi)),
+                Callee::Pred(m, n, a) => {
+                    let targets = resolve(defined, &pi, m, n, *a);
+                    if targets.is_empty() {
+                        if !dangling.proven.contains(&home(&pi, m, n, *a)) {
+                            return Some((format!("{n}/{a}, which Charon does not know"), pi));
+                        }
+                    } else {
+                        queue.extend(targets);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Each predicate's strongest effect, through everything it calls. A call proven to
+/// raise an existence error (see [`dangling`]) reads nothing: the error is the same
+/// at every call, so such an answer may be cached like any other.
+fn closure(
+    calls: &HashMap<Pi, HashSet<Callee>>,
+    defined: &HashSet<Pi>,
+    dangling: &Dangling,
+) -> HashMap<Pi, Effect> {
     let mut effects: HashMap<Pi, Effect> = HashMap::new();
     let raise = |effects: &mut HashMap<Pi, Effect>, pi: &Pi, e: Effect| {
         let stronger = effects.get(pi).is_none_or(|old| e.level > old.level);
@@ -271,15 +487,35 @@ fn closure(calls: &HashMap<Pi, HashSet<Callee>>, defined: &HashSet<Pi>) -> HashM
                     reason: reason.clone(),
                     site: pi.clone(),
                 },
-                Callee::Pred(m, n, a) if resolve(defined, pi, m, n, *a).is_empty() => Effect {
-                    level: Level::Untracked,
-                    reason: format!(
-                        "it calls {n}/{a}, which is neither defined in the knowledge base nor \
-                         known to Charon to be free of side effects"
-                    ),
-                    site: pi.clone(),
-                },
-                Callee::Pred(..) => continue,
+                Callee::Pred(m, n, a) if resolve(defined, pi, m, n, *a).is_empty() => {
+                    let target = home(pi, m, n, *a);
+                    if dangling.proven.contains(&target) {
+                        continue;
+                    }
+                    let reason = match &dangling.why_blocked {
+                        Some((why, site)) if dangling.blocked.contains(&target) => {
+                            let site = if site == pi {
+                                String::new()
+                            } else {
+                                format!(" in {}/{}", site.1, site.2)
+                            };
+                            format!(
+                                "it calls {n}/{a}, which no file defines but something may \
+                                 define at run time ({why}{site})"
+                            )
+                        }
+                        _ => format!(
+                            "it calls {n}/{a}, which is neither defined in the knowledge base \
+                             nor known to Charon to be free of side effects"
+                        ),
+                    };
+                    Effect {
+                        level: Level::Untracked,
+                        reason,
+                        site: pi.clone(),
+                    }
+                }
+                Callee::Pred(..) | Callee::Varies(_) | Callee::DefinesAny(_) => continue,
             };
             raise(&mut effects, pi, e);
         }
@@ -344,6 +580,16 @@ struct Found<'a> {
 impl Found<'_> {
     fn effect(&mut self, level: Level, reason: impl Into<String>) {
         self.callees.insert(Callee::Effect(level, reason.into()));
+    }
+
+    /// Run at load, `what` could do differently from one load to the next.
+    fn varies(&mut self, what: impl Into<String>) {
+        self.callees.insert(Callee::Varies(what.into()));
+    }
+
+    /// It may define predicates the analysis does not see: `why`.
+    fn defines_any(&mut self, why: impl Into<String>) {
+        self.callees.insert(Callee::DefinesAny(why.into()));
     }
 
     /// `clause` is asserted: a rule among them is analysed too; a clause whose shape
@@ -419,11 +665,15 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
         PlTerm::Compound(f, args) => (f, args),
         PlTerm::Var(_) => {
             out.effect(Level::Untracked, "it calls a goal known only when it runs");
+            out.varies("a goal known only when it runs");
+            out.defines_any("it calls a goal known only when it runs");
             return;
         }
         // A list or a string in goal position loads files.
         PlTerm::List(_) | PlTerm::Str(_) => {
             out.effect(Level::Untracked, "it loads files");
+            out.varies("files to load, which Charon does not read");
+            out.defines_any("it loads files");
             return;
         }
         _ => {
@@ -498,11 +748,19 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
             let q = out.qualifier.clone();
             out.callees.insert(Callee::Pred(q, name.to_string(), arity));
         }
-        ("call", n) if n > 1 => goal(&args[0], extra + args.len() - 1, out),
-        ("phrase", 2 | 3) => goal(&args[0], extra + 2, out),
-        ("maplist", 2..=8) | ("foldl", 4..=7) => goal(&args[0], extra + args.len() - 1, out),
-        ("include" | "exclude", 3) | ("partition", 4) => goal(&args[0], extra + 1, out),
-        ("predsort", 3) => goal(&args[0], extra + 3, out),
+        // (A closure of these with no argument written, as in `maplist(call, Gs, Xs)`,
+        // goes on to the fall-through below: a predicate Charon does not know.)
+        ("call", n) if n > 1 && !args.is_empty() => {
+            goal(&args[0], extra + args.len() - 1, out)
+        }
+        ("phrase", 2 | 3) if !args.is_empty() => goal(&args[0], extra + 2, out),
+        ("maplist", 2..=8) | ("foldl", 4..=7) if !args.is_empty() => {
+            goal(&args[0], extra + args.len() - 1, out)
+        }
+        ("include" | "exclude", 3) | ("partition", 4) if !args.is_empty() => {
+            goal(&args[0], extra + 1, out)
+        }
+        ("predsort", 3) if !args.is_empty() => goal(&args[0], extra + 3, out),
         ("assertz" | "asserta" | "assert", 1) => {
             out.effect(
                 Level::Snapshot,
@@ -518,21 +776,81 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
         _ if OUTPUT.contains(&(name, arity)) => {
             out.effect(Level::Volatile, format!("it prints ({name}/{arity})"))
         }
-        _ if VOLATILE.contains(&(name, arity)) => out.effect(
-            Level::Volatile,
-            format!("its answers vary from call to call ({name}/{arity})"),
-        ),
-        _ if STATEFUL.contains(&(name, arity)) => out.effect(
-            Level::Untracked,
-            format!(
-                "it calls {name}/{arity}, which changes state Charon cannot copy between workers"
-            ),
-        ),
+        _ if VOLATILE.contains(&(name, arity)) => {
+            out.effect(
+                Level::Volatile,
+                format!("its answers vary from call to call ({name}/{arity})"),
+            );
+            // Waiting leaves no trace in the state.
+            if name != "sleep" {
+                out.varies(format!("{name}/{arity}"));
+            }
+        }
+        _ if STATEFUL.contains(&(name, arity)) => {
+            out.effect(
+                Level::Untracked,
+                format!(
+                    "it calls {name}/{arity}, which changes state Charon cannot copy between \
+                     workers"
+                ),
+            );
+            // The others set state from their arguments alone, alike at every load.
+            if LOADS.contains(&(name, arity)) {
+                out.varies(format!("{name}/{arity}, which loads files Charon does not read"));
+                out.defines_any(format!("it calls {name}/{arity}"));
+            }
+            // The flag `unknown` decides whether calling an undefined predicate
+            // raises an error or fails.
+            let flag = args.first().filter(|_| extra == 0);
+            if name == "set_prolog_flag"
+                && !matches!(flag, Some(PlTerm::Atom(f)) if f != "unknown")
+            {
+                out.defines_any("it may set the flag unknown (set_prolog_flag/2)");
+            }
+        }
         _ => {
             let q = out.qualifier.clone();
             out.callees.insert(Callee::Pred(q, name.to_string(), arity));
         }
     }
+}
+
+/// A goal as text for messages: conjunctions, disjunctions and if-then-else written
+/// with their operators; cut short after about 100 characters.
+fn goal_text(t: &PlTerm) -> String {
+    fn write(t: &PlTerm, out: &mut String) {
+        match t {
+            PlTerm::Compound(f, a) if a.len() == 2 && matches!(f.as_str(), "," | ";" | "->") => {
+                out.push('(');
+                write(&a[0], out);
+                out.push_str(match f.as_str() {
+                    "," => ", ",
+                    ";" => " ; ",
+                    _ => " -> ",
+                });
+                write(&a[1], out);
+                out.push(')');
+            }
+            PlTerm::Compound(f, a) => {
+                out.push_str(&PlTerm::Atom(f.clone()).to_string());
+                out.push('(');
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write(x, out);
+                }
+                out.push(')');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut text = String::new();
+    write(t, &mut text);
+    if text.chars().count() > 100 {
+        text = text.chars().take(97).collect::<String>() + "...";
+    }
+    text
 }
 
 fn strip_carets(t: &PlTerm) -> &PlTerm {
@@ -648,6 +966,15 @@ const VOLATILE: &[(&str, usize)] = &[
     ("random", 1), ("random_between", 3), ("random_member", 2), ("random_permutation", 2),
     ("random_integer", 3), ("maybe", 0), ("get_time", 1), ("current_time", 1),
     ("statistics", 2), ("sleep", 1),
+];
+
+/// The builtins among [`STATEFUL`] that load files.
+const LOADS: &[(&str, usize)] = &[
+    ("consult", 1),
+    ("use_module", 1),
+    ("use_module", 2),
+    ("ensure_loaded", 1),
+    ("load_files", 2),
 ];
 
 /// Builtins that change state Charon does not copy between workers.
@@ -808,6 +1135,218 @@ mod tests {
                 assert!(a.verdict("op", 0).untracked, "{b}");
             }
         }
+    }
+
+    fn int(i: i64) -> PlTerm {
+        PlTerm::Int(i.to_string())
+    }
+    fn undefined(name: &str, arity: usize) -> PlTerm {
+        c(
+            "undefined",
+            vec![atom("user"), atom(name), PlTerm::Int(arity.to_string())],
+        )
+    }
+    fn directive(goal: PlTerm) -> PlTerm {
+        c("directive", vec![atom("user"), goal])
+    }
+    fn init(goal: PlTerm) -> PlTerm {
+        directive(c("initialization", vec![goal]))
+    }
+    fn and(a: PlTerm, b: PlTerm) -> PlTerm {
+        c(",", vec![a, b])
+    }
+
+    #[test]
+    fn a_call_nothing_defines_is_a_read_and_a_warning() {
+        let typo = rule("get", 1, c("x_typo", vec![var("X")]));
+        let a = analyse(&[
+            typo.clone(),
+            undefined("x_typo", 1),
+            rule("fine", 1, c("member", vec![var("X"), var("L")])),
+            // Declarations and deterministic directives define nothing unseen.
+            directive(c(
+                "set_prolog_flag",
+                vec![atom("double_quotes"), atom("codes")],
+            )),
+            init(c("format", vec![atom("loaded~n"), PlTerm::List(vec![])])),
+        ]);
+        assert_eq!(a.problem, None);
+        let v = a.verdict("get", 1);
+        assert_eq!(v.access, Access::Read, "{v:?}");
+        assert!(v.cacheable && !v.untracked, "{v:?}");
+        assert_eq!(
+            a.dangling,
+            vec![
+                "get/1 calls x_typo/1, which no file defines: the call raises an existence \
+                 error"
+                    .to_string()
+            ]
+        );
+        assert_eq!(a.load_volatile, None);
+
+        // The reader did not find it undefined (a library predicate, a builtin
+        // Charon has no list entry for): unknown, as before.
+        let a = analyse(std::slice::from_ref(&typo));
+        assert!(a.verdict("get", 1).untracked);
+        assert!(a.dangling.is_empty());
+        // Called through a meta-call with an argument added, which the reader does
+        // not follow: unknown as well. (And a closure with no argument written.)
+        let a = analyse(&[
+            rule(
+                "get",
+                1,
+                c("maplist", vec![atom("x_typo"), var("L"), var("M")]),
+            ),
+            undefined("x_typo", 1),
+        ]);
+        assert!(a.verdict("get", 1).untracked);
+        let a = analyse(&[rule(
+            "each",
+            0,
+            c("maplist", vec![atom("call"), var("Gs"), var("Xs")]),
+        )]);
+        assert!(a.verdict("each", 0).untracked);
+
+        // Asserted with a known clause: defined, so analysed as a rule (no warning).
+        let a = analyse(&[
+            typo.clone(),
+            undefined("x_typo", 1),
+            rule("fix", 0, recorded("assertz", c("x_typo", vec![int(1)]))),
+        ]);
+        assert!(a.verdict("get", 1).cacheable);
+        assert!(a.dangling.is_empty(), "{:?}", a.dangling);
+    }
+
+    #[test]
+    fn a_call_nothing_defines_stays_unknown_when_something_could_define_it() {
+        let typo = rule("get", 1, c("x_typo", vec![var("X")]));
+        // Asserting a clause known only at run time: every operation is untracked.
+        for put in [
+            recorded("assertz", var("C")),
+            c("assertz", vec![var("C")]),
+            c("asserta", vec![var("C")]),
+        ] {
+            let a = analyse(&[typo.clone(), undefined("x_typo", 1), rule("put", 1, put)]);
+            assert!(a.verdict("get", 1).untracked, "{:?}", a.verdict("get", 1));
+            assert!(a.dangling.is_empty());
+        }
+        // Anything that may define predicates unseen, anywhere (a directive too).
+        for (item, why) in [
+            (
+                rule("meta", 1, c("call", vec![var("G")])),
+                "known only when it runs",
+            ),
+            (rule("load", 1, c("consult", vec![var("F")])), "consult/1"),
+            (
+                rule("files", 0, PlTerm::List(vec![atom("f")])),
+                "loads files",
+            ),
+            (rule("odd", 1, c("mystery", vec![var("X")])), "mystery/1"),
+            (
+                rule(
+                    "lax",
+                    0,
+                    c("set_prolog_flag", vec![atom("unknown"), atom("fail")]),
+                ),
+                "unknown",
+            ),
+            (
+                rule("flag", 2, c("set_prolog_flag", vec![var("F"), var("V")])),
+                "unknown",
+            ),
+            (
+                init(c("ensure_loaded", vec![atom("more")])),
+                "ensure_loaded/1",
+            ),
+        ] {
+            let a = analyse(&[typo.clone(), undefined("x_typo", 1), item]);
+            let v = a.verdict("get", 1);
+            assert!(v.untracked, "{why}: {v:?}");
+            let reason = v.reason.expect("a reason");
+            assert!(
+                reason.contains("x_typo/1")
+                    && reason.contains("may define")
+                    && reason.contains(why),
+                "{reason}"
+            );
+            assert!(a.dangling.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_directive_that_can_load_differently_is_load_time_volatile() {
+        let get_seed = rule("get_seed", 1, c("seed", vec![var("X")]));
+        let seeded = |g: PlTerm| init(and(g, c("assertz", vec![c("seed", vec![var("X")])])));
+        let random = c("random_between", vec![int(1), int(1_000_000), var("X")]);
+        let a = analyse(&[get_seed.clone(), seeded(random)]);
+        let why = a.load_volatile.clone().expect("load-time volatile");
+        assert!(
+            why.contains("initialization((random_between(1, 1000000, X), assertz(seed(X))))")
+                && why.contains("calls random_between/3")
+                && why.contains("workers could load different states"),
+            "{why}"
+        );
+        // The operation itself is still a read: it is the load that varies.
+        assert_eq!(a.verdict("get_seed", 1).access, Access::Read);
+
+        // Reached through the knowledge base's own predicates.
+        let a = analyse(&[
+            get_seed.clone(),
+            init(atom("setup")),
+            rule("setup", 0, and(atom("pick"), atom("true"))),
+            rule("pick", 0, c("get_time", vec![var("T")])),
+        ]);
+        let why = a.load_volatile.expect("load-time volatile");
+        assert!(why.contains("get_time/1 (in pick/0)"), "{why}");
+
+        // A predicate Charon does not know, a goal known only at run time, a file.
+        for (g, what) in [
+            (c("getenv", vec![atom("HOME"), var("X")]), "getenv/2"),
+            (c("call", vec![var("G")]), "known only when it runs"),
+            (c("consult", vec![atom("more")]), "consult/1"),
+            (
+                c("statistics", vec![atom("runtime"), var("X")]),
+                "statistics/2",
+            ),
+        ] {
+            let a = analyse(&[get_seed.clone(), seeded(g)]);
+            let why = a.load_volatile.expect("load-time volatile");
+            assert!(why.contains(what), "{why}");
+        }
+    }
+
+    #[test]
+    fn deterministic_directives_are_not_load_time_volatile() {
+        let get_seed = rule("get_seed", 1, c("seed", vec![var("X")]));
+        let a = analyse(&[
+            get_seed.clone(),
+            init(c("assertz", vec![c("seed", vec![int(42)])])),
+            init(recorded("assertz", c("seed", vec![int(7)]))),
+            init(and(
+                c("between", vec![int(1), int(3), var("X")]),
+                c("format", vec![atom("~w~n"), PlTerm::List(vec![var("X")])]),
+            )),
+            init(c("sleep", vec![int(0)])),
+            init(c("set_random", vec![c("seed", vec![int(1)])])),
+            directive(c(
+                "set_prolog_flag",
+                vec![atom("double_quotes"), atom("codes")],
+            )),
+            // Raises an existence error at every load alike.
+            init(atom("x_typo")),
+            undefined("x_typo", 0),
+        ]);
+        assert_eq!(a.load_volatile, None);
+        assert_eq!(a.problem, None);
+        assert!(a.verdict("get_seed", 1).cacheable);
+        assert_eq!(
+            a.dangling,
+            vec![
+                "the directive initialization(x_typo) calls x_typo/0, which no file defines: \
+                 the call raises an existence error"
+                    .to_string()
+            ]
+        );
     }
 
     #[test]

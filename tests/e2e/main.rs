@@ -17,10 +17,12 @@ mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against t
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
 mod mcp; // MCP: tools from the model, Host/Origin checks, session limits (sessions: tests/mcp/)
 mod persist; // --persist: atomic write-back, byte preservation, crashes, external edits
+mod persist_props; // --persist by property: random layouts and writes, clean stop or SIGKILL
 mod pressure; // limits while collecting and waiting, long and deep answers, liveness, recycling
 mod reason; // the reasoning toolkit (Euclid-IR) through the Rust API
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod report; // PlDoc forms and every rejection reason, with file:line
+mod roundtrip; // hostile values through every surface, several workers and cache vs one
 mod shapes; // the determinism table
 mod state; // the consistency invariant: differential tests on hostile KBs
 mod terms; // JSON <-> Prolog: every type, both directions, property tests

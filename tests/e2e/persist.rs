@@ -69,6 +69,8 @@ fn put_and_delete_change_the_file_and_a_restart_reproduces_the_database() {
     kb.call("put_book", &book("dune", 1965)).expect("put");
     kb.call("delete_book", &json!({"Id": "aop"}))
         .expect("delete");
+    // The writes are durable in the journal; a checkpoint folds them into the file.
+    kb.checkpoint().expect("checkpoint");
     let text = std::fs::read_to_string(&path).expect("read");
     assert!(
         text.contains("book(dune,") && !text.contains("book(aop,"),
@@ -102,6 +104,7 @@ fn golden_every_byte_outside_the_changed_clauses_is_kept() {
     let run = book_run(&original);
     let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
     kb.call("put_book", &book("new one", 2001)).expect("put");
+    kb.checkpoint().expect("checkpoint");
     let after = std::fs::read_to_string(&path).expect("read");
     let new_run = book_run(&after);
     assert_eq!(
@@ -123,6 +126,7 @@ fn golden_every_byte_outside_the_changed_clauses_is_kept() {
     // A second write replaces the same run: nothing else moves.
     kb.call("delete_book", &json!({"Id": "new one"}))
         .expect("delete");
+    kb.checkpoint().expect("checkpoint");
     let third = std::fs::read_to_string(&path).expect("read");
     let third_run = book_run(&third);
     assert_eq!(&third[..third_run.start], &original[..run.start]);
@@ -144,8 +148,11 @@ fn failing_or_throwing_writes_leave_the_file_as_it_was() {
         json!(false)
     );
     assert_eq!(std::fs::read(&path).expect("read"), original);
+    // Nor did they leave a record in the journal (its header line only).
+    assert_eq!(journal(&path).lines().count(), 1, "{}", journal(&path));
     kb.call("add_note", &json!({"Key": "k", "Value": 2.5}))
         .expect("add");
+    kb.checkpoint().expect("checkpoint");
     let text = std::fs::read_to_string(&path).expect("read");
     assert!(
         text.contains("note(k,2.5)") || text.contains("note(k, 2.5)"),
@@ -215,6 +222,17 @@ fn an_edit_made_by_someone_else_is_never_overwritten() {
         kb.call("get_book", &json!({"Id": "later"})).expect("get"),
         Value::Null
     );
+    // Nor does stopping overwrite the edit; the acknowledged write stays in the
+    // journal, and loading again says exactly what is wrong instead of guessing.
+    drop(kb);
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), edited);
+    let err = KnowledgeBase::load_with(&path, persisting()).expect_err("diverged");
+    assert!(err.to_string().contains("1 acknowledged write(s)"), "{err}");
+}
+
+/// The journal beside a persisted file.
+fn journal(path: &std::path::Path) -> String {
+    std::fs::read_to_string(format!("{}.journal", path.display())).expect("journal")
 }
 
 #[test]
@@ -247,7 +265,14 @@ fn five_hundred_concurrent_http_writes_are_all_there_after_a_restart() {
         health["persist"]["generation"], health["generation"],
         "{health}"
     );
-    drop(server);
+    drop(server); // SIGKILL: the writes are in the journal, applied at the next load
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    assert_eq!(
+        kb.call("count_books", &json!({})).expect("count"),
+        json!(504)
+    );
+    drop(kb);
+    // Folded into the file at that load: the file alone holds them now.
     let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
     assert_eq!(
         kb.call("count_books", &json!({})).expect("count"),
@@ -287,7 +312,7 @@ fn sigkill_during_a_write_loop_never_loses_an_answered_write_or_tears_the_file()
         writer.join().expect("writer");
         let (code, _, stderr) = run_charon(&["check", path.to_str().expect("utf-8")]);
         assert_eq!(code, 0, "round {round}: the file does not load: {stderr}");
-        let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+        let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
         answered += acknowledged.lock().expect("lock").len();
         for id in acknowledged.lock().expect("lock").iter() {
             assert_ne!(
@@ -313,7 +338,13 @@ fn mcp_stdio_persists() {
     session.call(2, "put_book", book("stdio", 1977));
     let answer = session.answer(2);
     assert_eq!(answer["isError"], json!(false), "{answer}");
-    drop(session);
+    drop(session); // SIGKILL
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    assert_ne!(
+        kb.call("get_book", &json!({"Id": "stdio"})).expect("get"),
+        Value::Null
+    );
+    drop(kb);
     assert!(
         std::fs::read_to_string(&path)
             .expect("read")
@@ -373,8 +404,156 @@ async fn mcp_over_http_persists() {
     let body = String::from_utf8_lossy(&body);
     assert!(body.contains("\"isError\":false"), "{body}");
     assert!(
+        journal(&path).contains("book('over http',"),
+        "{}",
+        journal(&path)
+    );
+}
+
+/// A knowledge base in a fresh directory, from text.
+fn kb_from(text: &str) -> (tempdir::Dir, PathBuf) {
+    let dir = tempdir::Dir::new();
+    let path = dir.0.join("kb.pl");
+    std::fs::write(&path, text).expect("write");
+    (dir, path)
+}
+
+const NOTES: &str = ":- dynamic(note/2).\n\
+    %! put_note(+Key:atom, +Text:string) is det.\n\
+    put_note(K, T) :- retractall(note(K, _)), assertz(note(K, T)).\n\
+    %! get_note(+Key:atom, -Text:string) is semidet.\n\
+    get_note(K, T) :- note(K, T).\n";
+
+#[test]
+fn text_the_engine_writes_as_escapes_does_not_corrupt_the_file() {
+    let (_dir, path) = kb_from(NOTES);
+    let hostile = "a\u{1}b\u{85}c\u{2028}d'e\"f\\g\nh";
+    {
+        let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+        kb.call("put_note", &json!({"Key": "x\u{1}", "Text": hostile}))
+            .expect("put");
+        kb.checkpoint().expect("checkpoint");
+        for i in 0..3 {
+            kb.call(
+                "put_note",
+                &json!({"Key": format!("k{i}"), "Text": "plain"}),
+            )
+            .expect("put");
+            kb.checkpoint().expect("checkpoint");
+        }
+    }
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert_eq!(text.matches(":- dynamic").count(), 1, "{text}");
+    assert_eq!(text.matches("note(k0,").count(), 1, "{text}");
+    let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+    assert_eq!(
+        kb.call("get_note", &json!({"Key": "x\u{1}"})).expect("get"),
+        json!(hostile)
+    );
+    assert_eq!(kb.operations().len(), 2);
+}
+
+#[test]
+fn a_declaration_whose_name_contains_another_is_not_its_place() {
+    let (_dir, path) = kb_from(
+        ":- dynamic(xa/1).\n:- dynamic(a/1).\n\
+         %! put_a(+X:int) is det.\nput_a(X) :- assertz(a(X)).\n\
+         %! put_xa(+X:int) is det.\nput_xa(X) :- assertz(xa(X)).\n\
+         %! all_a(-X:int) is nondet.\nall_a(X) :- a(X).\n",
+    );
+    for round in 0..2 {
+        let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+        kb.call("put_a", &json!({"X": round})).expect("put");
+        kb.call("put_xa", &json!({"X": 10 + round})).expect("put");
+    }
+    let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+    assert_eq!(kb.call("all_a", &json!({})).expect("all"), json!([0, 1]));
+}
+
+#[test]
+fn an_operator_declared_below_the_declaration_does_not_break_the_file() {
+    let (_dir, path) = kb_from(
+        ":- dynamic(rule/1).\n:- op(700, xfx, ===>).\n\
+         %! put_rule(+A:atom, +B:atom) is det.\nput_rule(A, B) :- assertz(rule(A ===> B)).\n\
+         %! rules(-A:atom, -B:atom) is nondet.\nrules(A, B) :- rule(A ===> B).\n",
+    );
+    {
+        let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+        kb.call("put_rule", &json!({"A": "a", "B": "===>"}))
+            .expect("put");
+    }
+    let (code, _, stderr) = run_charon(&["check", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+    assert_eq!(
+        kb.call("rules", &json!({})).expect("rules"),
+        json!([{"A": "a", "B": "===>"}])
+    );
+}
+
+#[test]
+fn a_private_file_stays_private_and_a_symbolic_link_is_followed() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, path) = kb_from(NOTES);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let link = dir.0.join("link.pl");
+    std::os::unix::fs::symlink(&path, &link).expect("symlink");
+    {
+        let kb = KnowledgeBase::load_with(&link, persisting()).expect("loads");
+        kb.call("put_note", &json!({"Key": "k", "Text": "secret"}))
+            .expect("put");
+        let journal = format!("{}.journal", path.display());
+        let mode = std::fs::metadata(&journal)
+            .expect("journal")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "the journal beside the target");
+    }
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    let mode = std::fs::metadata(&path)
+        .expect("target")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    assert!(
         std::fs::read_to_string(&path)
             .expect("read")
-            .contains("book('over http',")
+            .contains("secret")
     );
+    // No temporary file is left beside it.
+    let names: Vec<_> = std::fs::read_dir(&dir.0)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
+
+#[test]
+fn an_edit_that_keeps_size_and_time_is_still_never_overwritten() {
+    let (_dir, path) = kb_from(NOTES);
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    kb.call("put_note", &json!({"Key": "k", "Text": "mine"}))
+        .expect("put");
+    let original = std::fs::read_to_string(&path).expect("read");
+    let modified = std::fs::metadata(&path)
+        .expect("m")
+        .modified()
+        .expect("mtime");
+    let edited = original.replacen("put_note", "put_NOTE", 1);
+    assert_eq!(edited.len(), original.len());
+    std::fs::write(&path, &edited).expect("edit");
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.set_modified(modified))
+        .expect("set mtime");
+    let err = kb.checkpoint().expect_err("the edit is seen");
+    assert!(err.to_string().contains("changed by someone else"), "{err}");
+    drop(kb);
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), edited);
 }

@@ -5,6 +5,10 @@
 //! called both ways a program can: blocking calls, and async calls, whose reads
 //! run in batches — many at once, so that batches really form. The knowledge
 //! bases are the hostile ones under `tests/kbs/state/` and the examples.
+//!
+//! Also what decides the number of workers: a call of a predicate no file defines
+//! (a typo) keeps them all, a directive that can load a different state each time
+//! keeps one.
 
 use std::sync::{Arc, OnceLock};
 
@@ -460,5 +464,130 @@ fn a_failing_write_leaves_no_unrecorded_change_behind() {
             kb.call("note_keys", &json!({})).expect("keys"),
             json!(["start"])
         );
+    }
+}
+
+#[test]
+fn a_call_nothing_defines_is_a_warning_and_keeps_every_worker() {
+    let typo = fixture("state/typo.pl");
+    let (code, out, _) = crate::util::run_charon(&["check", typo.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "warning: lookup/2 calls valeu/2, which no file defines: the call raises an \
+             existence error"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("lookup: read (answers may be cached)"),
+        "{out}"
+    );
+    assert!(!out.contains("runs on one worker"), "{out}");
+
+    let config = EngineConfig {
+        workers: 2,
+        limits: charon::Limits {
+            inferences: 0,
+            time: std::time::Duration::from_secs(30),
+            ..config().limits
+        },
+        ..config()
+    };
+    let kb = KnowledgeBase::load_with(&typo, config).expect("loads");
+    assert_eq!(kb.single_worker_reason(), None);
+    assert_eq!(kb.effects("lookup"), Some(Effects::Read));
+    assert_eq!(kb.warnings().len(), 1, "{:?}", kb.warnings());
+    // The typo'd operation answers with the existence error, and the worker stays.
+    for _ in 0..3 {
+        let err = kb
+            .call("lookup", &json!({"K": "a"}))
+            .expect_err("an existence error");
+        assert!(
+            err.to_string().contains("existence_error") && err.to_string().contains("valeu"),
+            "{err}"
+        );
+    }
+    assert_eq!(kb.call("answer", &json!({})).expect("answer"), json!(42));
+
+    // A slow read (about a second) does not hold up a fast one: it runs on the other
+    // worker meanwhile.
+    let spin = |n: u64| {
+        let started = std::time::Instant::now();
+        kb.call("spin", &json!({"N": n})).expect("spin");
+        started.elapsed()
+    };
+    let mut n = 100_000u64;
+    let mut took = spin(n);
+    while took < std::time::Duration::from_millis(300) {
+        n *= 4;
+        took = spin(n);
+    }
+    let n = (n as f64 * 1.0 / took.as_secs_f64()) as u64;
+    std::thread::scope(|s| {
+        let slow = s.spawn(|| {
+            let started = std::time::Instant::now();
+            kb.call("spin", &json!({"N": n})).expect("spin");
+            (started.elapsed(), std::time::Instant::now())
+        });
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        let started = std::time::Instant::now();
+        assert_eq!(kb.call("answer", &json!({})).expect("answer"), json!(42));
+        let fast = started.elapsed();
+        let fast_done = std::time::Instant::now();
+        let (slow, slow_done) = slow.join().expect("the slow call");
+        assert!(
+            slow >= std::time::Duration::from_millis(500),
+            "the slow call took {slow:?}"
+        );
+        assert!(
+            fast_done < slow_done && fast * 4 < slow,
+            "the fast call took {fast:?} beside a slow one of {slow:?}"
+        );
+    });
+}
+
+#[test]
+fn a_directive_that_loads_a_random_state_keeps_one_worker() {
+    let seed = fixture("state/seed.pl");
+    let (code, out, _) = crate::util::run_charon(&["check", seed.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "runs on one worker: the directive initialization((random_integer(1, 1000000, "
+        ) && out.contains("at load calls random_integer/3, so workers could load different states"),
+        "{out}"
+    );
+    assert!(out.contains("get_seed: read, not cached because"), "{out}");
+
+    // Three workers asked, recycled after a few calls (a recycled worker loads the
+    // file again): every answer is the one worker's.
+    let config = EngineConfig {
+        workers: 3,
+        recycle_after: 5,
+        ..config()
+    };
+    let kb = Arc::new(KnowledgeBase::load_with(&seed, config).expect("loads"));
+    let why = kb.single_worker_reason().expect("one worker");
+    assert!(why.contains("random_integer/3"), "{why}");
+    let first = answer(&kb, "get_seed", &json!({})).expect("a seed");
+    for i in 0..30 {
+        assert_eq!(
+            answer(&kb, "get_seed", &json!({})),
+            Ok(first.clone()),
+            "call {i}"
+        );
+    }
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                for _ in 0..10 {
+                    assert_eq!(answer(&kb, "get_seed", &json!({})), Ok(first.clone()));
+                }
+            });
+        }
+    });
+    for got in answers_async(&kb, "get_seed", &json!({}), 24) {
+        assert_eq!(got, Ok(first.clone()), "async");
     }
 }

@@ -204,7 +204,9 @@ pub struct ClauseSpan {
     /// Its bytes in the text, from its first token to its end `.` included.
     pub bytes: std::ops::Range<usize>,
     /// The predicate it is a clause of (`None` for a directive or a head the scanner
-    /// cannot read, such as a module-qualified one).
+    /// cannot read, such as a module-qualified one). Operator syntax is read with
+    /// scryer's operator table and the file's own `op/3` directives: `a = b.` is a
+    /// clause of `=/2`.
     pub predicate: Option<(String, usize)>,
     /// Whether it is a directive (`:- …`).
     pub directive: bool,
@@ -233,6 +235,27 @@ pub fn clauses(src: &str) -> Vec<ClauseSpan> {
             _ => None,
         })
         .collect()
+}
+
+/// The predicate indicators a directive declares dynamic, in order, read from the
+/// directive's text as Prolog reads it: `:- dynamic(a/1).`, `:- dynamic a/1, b/2.`,
+/// `:- dynamic([a/1, 'b c'/2]).`, `:- dynamic((a/1, b/2)).`, module-qualified
+/// `m:a/1` (the module is dropped), `Name//Arity` (a non-terminal: arity + 2), quoted
+/// names with escapes decoded, comments and layout anywhere. Only the first clause
+/// of `directive` is read. Empty for any text that is not a `dynamic` declaration
+/// (another directive, a clause, a syntax error); an element that is not a
+/// predicate indicator is skipped.
+///
+/// ```
+/// use charon_pldoc::dynamic_declared;
+/// assert_eq!(
+///     dynamic_declared(":- dynamic user_role/2, 'a b'/1."),
+///     [("user_role".to_string(), 2), ("a b".to_string(), 1)]
+/// );
+/// assert!(!dynamic_declared(":- dynamic(xa/1).").contains(&("a".to_string(), 1)));
+/// ```
+pub fn dynamic_declared(directive: &str) -> Vec<(String, usize)> {
+    scan::dynamic_declared(directive)
 }
 
 /// Whether `name` can be a tool name and a route segment.

@@ -102,10 +102,15 @@ pub struct EngineConfig {
     ///
     /// [`CallError::Overloaded`]: crate::CallError::Overloaded
     pub max_pending: usize,
-    /// Write changes of the file's dynamic predicates back into the knowledge base's
-    /// file before each write answers (`--persist`): atomically, every other byte
-    /// kept, and writes refused once someone else has edited the file. Only for
-    /// knowledge bases loaded from a file (else [`LoadError::Persist`]).
+    /// Keep the dynamic database in the knowledge base's file (`--persist`): every
+    /// write that changed something is synced to a journal beside the file before it
+    /// answers, and the journal is folded into the file (atomically, every other byte
+    /// kept) when it grows, on [`KnowledgeBase::checkpoint`], on drop and at the next
+    /// load; writes are refused once someone else has edited the file. Only for
+    /// knowledge bases loaded from a file (else [`LoadError::Persist`]). The design
+    /// and its recovery rules are in the `persist` module's source.
+    ///
+    /// [`KnowledgeBase::checkpoint`]: crate::KnowledgeBase::checkpoint
     ///
     /// [`LoadError::Persist`]: crate::LoadError::Persist
     pub persist: bool,

@@ -31,7 +31,7 @@ pub(super) const UNKNOWN: u64 = u64::MAX;
 
 /// A dump file, removed when the last holder lets go of it.
 #[derive(Debug)]
-pub(super) struct Dump(PathBuf);
+pub(super) struct Dump(pub(super) PathBuf);
 
 impl Drop for Dump {
     fn drop(&mut self) {
@@ -67,6 +67,39 @@ impl History {
     }
 }
 
+impl History {
+    /// The dump of the base, if the base is not the knowledge base as loaded.
+    pub(super) fn base_file(&self) -> Option<&Arc<Dump>> {
+        self.base_file.as_ref()
+    }
+
+    /// Appends the changes of the next generation; returns its number.
+    pub(super) fn push(&mut self, text: Arc<str>) -> u64 {
+        self.number += 1;
+        self.journal_bytes += text.len();
+        let number = self.number;
+        self.journal.push_back((number, text));
+        number
+    }
+
+    /// Makes `dump` the base, at `generation`: the journal before it is dropped.
+    pub(super) fn install(&mut self, dump: Dump, generation: u64) {
+        let bytes = std::fs::metadata(&dump.0).map_or(0, |m| m.len() as usize);
+        self.base = generation;
+        self.number = self.number.max(generation);
+        self.base_file = Some(Arc::new(dump));
+        self.base_bytes = bytes;
+        self.journal.retain(|(g, _)| *g > generation);
+        self.journal_bytes = self.journal.iter().map(|(_, t)| t.len()).sum();
+    }
+}
+
+/// The text of a write's recorded changes as history and journal keep it: a Prolog
+/// list, without the final `.` the worker's text ends with.
+pub(super) fn changes_text(changes: &str) -> Arc<str> {
+    changes.trim_end().trim_end_matches('.').trim_end().into()
+}
+
 /// What a worker needs to reach the latest generation.
 struct CatchUp {
     restore: Option<Option<Arc<Dump>>>,
@@ -80,19 +113,16 @@ impl Engine {
         self.inner.history.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Commits the changes a write made on `worker` (text from `'$charon_changes'/1`).
-    /// Committed is committed: a failure to fold the journal afterwards is logged, and
-    /// the worker is marked for a restore.
-    pub(super) fn commit_changes(&self, worker: &mut Worker, changes: &str, deadline: Instant) {
-        let text: Arc<str> = changes.trim_end().trim_end_matches('.').trim_end().into();
+    /// Commits the changes a write made on `worker` (text from `'$charon_changes'/1`,
+    /// without its final `.`, see [`changes_text`]). Committed is committed: a
+    /// failure to fold the journal afterwards is logged, and the worker is marked for
+    /// a restore.
+    pub(super) fn commit_changes(&self, worker: &mut Worker, text: Arc<str>, deadline: Instant) {
         let fold = {
             let mut h = self.history();
-            h.number += 1;
-            h.journal_bytes += text.len();
-            let number = h.number;
-            h.journal.push_back((number, text));
-            worker.generation = h.number;
-            self.inner.published.store(h.number, Ordering::Release);
+            let number = h.push(text);
+            worker.generation = number;
+            self.inner.published.store(number, Ordering::Release);
             h.journal_bytes > FOLD_AT.max(2 * h.base_bytes)
         };
         if fold && let Err(failure) = self.fold(worker, deadline) {
@@ -106,44 +136,40 @@ impl Engine {
         }
     }
 
-    /// Commits a write whose changes Charon could not see: `worker`'s whole state
-    /// becomes the new base.
-    pub(super) fn commit_dump(
-        &self,
-        worker: &mut Worker,
-        deadline: Instant,
-    ) -> Result<(), Failure> {
-        // Only writes commit, one at a time (exclusive lock): the number is stable.
-        worker.generation = self.history().number + 1;
-        self.fold(worker, deadline)?;
+    /// Commits a write whose changes Charon could not see: `dump` (of the worker that
+    /// ran it, see [`Engine::dump`]) becomes the new base.
+    pub(super) fn commit_dump(&self, worker: &mut Worker, dump: Dump) {
         let mut h = self.history();
-        h.number = worker.generation;
-        self.inner.published.store(h.number, Ordering::Release);
-        Ok(())
+        let number = h.number + 1;
+        h.install(dump, number);
+        worker.generation = number;
+        self.inner.published.store(number, Ordering::Release);
     }
 
     /// Dumps `worker` as the new base, at the worker's generation.
     pub(super) fn fold(&self, worker: &mut Worker, deadline: Instant) -> Result<(), Failure> {
-        let started = Instant::now();
-        let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
-        let file = self.inner.files.dir.path().join(format!("state-{n}.pl"));
-        let modules = self.history().modules.clone();
-        let request = Request::Dump {
-            file: file.display().to_string(),
-            modules,
-        };
-        let dump = Dump(file);
-        done(worker.request(&request, remaining(deadline))?, "dump")?;
-        let bytes = std::fs::metadata(&dump.0).map_or(0, |m| m.len() as usize);
-        let mut h = self.history();
-        h.base = worker.generation;
-        h.base_file = Some(Arc::new(dump));
-        h.base_bytes = bytes;
-        let base = h.base;
-        h.journal.retain(|(g, _)| *g > base);
-        h.journal_bytes = h.journal.iter().map(|(_, t)| t.len()).sum();
-        tracing::debug!(target: "charon::engine", generation = h.base, bytes, elapsed_us = started.elapsed().as_micros() as u64, "state dumped as the new base");
+        let dump = self.dump(worker, deadline)?;
+        self.history().install(dump, worker.generation);
         Ok(())
+    }
+
+    /// Writes `worker`'s whole state to a new dump file.
+    pub(super) fn dump(&self, worker: &mut Worker, deadline: Instant) -> Result<Dump, Failure> {
+        let started = Instant::now();
+        let dump = self.new_dump();
+        let request = Request::Dump {
+            file: dump.0.display().to_string(),
+            modules: self.history().modules.clone(),
+        };
+        done(worker.request(&request, remaining(deadline))?, "dump")?;
+        tracing::debug!(target: "charon::engine", elapsed_us = started.elapsed().as_micros() as u64, "state dumped");
+        Ok(dump)
+    }
+
+    /// A fresh dump file name in the engine's private directory (nothing written).
+    pub(super) fn new_dump(&self) -> Dump {
+        let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
+        Dump(self.inner.files.dir.path().join(format!("state-{n}.pl")))
     }
 
     /// Brings a worker to the latest generation.
@@ -166,10 +192,22 @@ impl Engine {
                     worker.calls += 100;
                 }
                 None => {
-                    // Generation 0 is the knowledge base as loaded: a fresh worker has it.
-                    *worker = self
-                        .spawn_worker()
-                        .map_err(|e| Failure::Died(e.to_string()))?;
+                    // The base is the knowledge base as loaded: a fresh worker loads the
+                    // file, at the file's generation (which `persist` moves on when it
+                    // folds the journal into the file), and catches up from there. It
+                    // cannot tell which file it read if the file was replaced meanwhile:
+                    // then it is started again.
+                    for _ in 0..3 {
+                        *worker = self
+                            .spawn_worker()
+                            .map_err(|e| Failure::Died(e.to_string()))?;
+                        if worker.generation != UNKNOWN {
+                            return self.sync(worker, deadline);
+                        }
+                    }
+                    return Err(Failure::Died(
+                        "the knowledge base's file kept changing while workers loaded it".into(),
+                    ));
                 }
             }
             worker.generation = plan.base;

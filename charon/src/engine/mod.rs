@@ -85,6 +85,7 @@ pub(crate) use outcome::Outcome;
 
 pub(crate) use private_dir::PrivateDir;
 
+use crate::persist::Entry;
 use generation::{History, UNKNOWN};
 use pool::InFlight;
 use process::{Failure, Files, Worker};
@@ -145,9 +146,12 @@ struct Inner {
     /// Set when the knowledge base changes state Charon cannot replicate: the
     /// engine then keeps one worker, never recycled.
     single: std::sync::atomic::AtomicBool,
-    /// Set when the knowledge base's file may differ from the state as loaded
-    /// (`persist`): a worker started afterwards restores the base instead.
-    fresh_unknown: std::sync::atomic::AtomicBool,
+    /// The generation of the knowledge base's file, which a worker starts at when
+    /// it loads it: 0, until `persist` folds the journal into the file.
+    file_generation: AtomicU64,
+    /// Odd while the file is being replaced (`persist`): a worker that loaded
+    /// meanwhile cannot know which file it read (see `spawn_worker`).
+    file_epoch: AtomicU64,
     /// `--persist`: the file that follows the database, and the module whose
     /// dynamic predicates it holds.
     persist: Mutex<Option<(crate::persist::Persister, String)>>,
@@ -250,7 +254,8 @@ impl Engine {
                     std::fs::metadata(kb).map_or(0, |m| m.len() as usize),
                 )),
                 single: std::sync::atomic::AtomicBool::new(false),
-                fresh_unknown: std::sync::atomic::AtomicBool::new(false),
+                file_generation: AtomicU64::new(0),
+                file_epoch: AtomicU64::new(0),
                 persist: Mutex::new(None),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
@@ -311,41 +316,109 @@ impl Engine {
     }
 
     /// Makes `path` follow the dynamic predicates of `module` from now on (see
-    /// `persist`).
+    /// `crate::persist`): opens its journal, applies the writes the journal holds
+    /// that the file does not, and folds them into the file.
     pub(crate) fn enable_persist(&self, path: &Path, module: String) -> Result<(), EngineError> {
-        let deadline = Instant::now() + Duration::from_secs(120);
-        let mut worker = self.acquire(deadline)?;
-        let listing = self.listing(&mut worker, &module, true, deadline);
-        self.release(worker);
-        let listing = listing?;
-        // From now on the file changes under the engine: a worker started later must
-        // not trust what it loads from it, but restore the state as loaded.
-        let mut worker = self.acquire(deadline)?;
-        let folded = self.fold(&mut worker, deadline);
-        self.release(worker);
-        folded.map_err(|_| EngineError::Persist("cannot dump the state as loaded".into()))?;
-        self.inner.fresh_unknown.store(true, Ordering::Release);
-        let persister = crate::persist::Persister::new(path, listing)
+        let (persister, entries) = crate::persist::Persister::open(path, module.clone())
             .map_err(|e| EngineError::Persist(e.to_string()))?;
+        let journal = persister.journal_path().display().to_string();
+        {
+            let mut h = self.history();
+            for entry in entries {
+                match entry {
+                    Entry::Changes(text) => {
+                        h.push(text.into());
+                    }
+                    Entry::Snapshot(text) => {
+                        let dump = self.new_dump();
+                        std::fs::write(&dump.0, text).map_err(|e| {
+                            EngineError::Persist(format!("cannot apply {journal}: {e}"))
+                        })?;
+                        let number = h.number + 1;
+                        h.install(dump, number);
+                    }
+                }
+            }
+            self.inner.published.store(h.number, Ordering::Release);
+        }
         *self.inner.persist.lock().unwrap_or_else(|p| p.into_inner()) = Some((persister, module));
+        self.checkpoint()
+            .map_err(|e| EngineError::Persist(format!("cannot apply the writes of {journal}: {e}")))
+    }
+
+    /// With `persist`: folds the journal into the knowledge base's file, if it holds
+    /// writes the file does not (runs alone, like a write).
+    pub(crate) fn checkpoint(&self) -> Result<(), EngineError> {
+        let pending = {
+            let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+            guard.as_ref().is_some_and(|(p, _)| p.pending())
+        };
+        if !pending {
+            return Ok(());
+        }
+        let deadline =
+            Instant::now() + self.inner.config.load_timeout.max(Duration::from_secs(120));
+        let Some(_exclusive) = self.inner.database.try_write_until(deadline) else {
+            return Err(EngineError::Waited(self.inner.config.load_timeout));
+        };
+        let mut worker = self.acquire(deadline)?;
+        if let Err(f) = self.sync(&mut worker, deadline) {
+            return Err(self.failed(worker, f, self.inner.config.load_timeout));
+        }
+        let result = self.compact(&mut worker, deadline);
+        self.release(worker);
+        result
+    }
+
+    /// With `persist`: stops following the file, releasing its journal (and its
+    /// lock) even while background work still holds the engine.
+    pub(crate) fn release_persist(&self) {
+        self.inner
+            .persist
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+    }
+
+    /// Folds the journal into the file, listing the state on `worker` (which is at
+    /// the latest generation).
+    fn compact(&self, worker: &mut Worker, deadline: Instant) -> Result<(), EngineError> {
+        let mut guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        let Some((persister, module)) = guard.as_mut() else {
+            return Ok(());
+        };
+        let started = Instant::now();
+        let listing = self.listing(worker, module, persister.touched(), deadline)?;
+        // Workers that load while the file is replaced cannot tell which one they read.
+        self.inner.file_epoch.fetch_add(1, Ordering::AcqRel);
+        let result = persister.compact(listing);
+        if result.is_ok() {
+            self.inner
+                .file_generation
+                .store(worker.generation, Ordering::Release);
+        }
+        self.inner.file_epoch.fetch_add(1, Ordering::AcqRel);
+        result.map_err(|e| EngineError::Persist(e.to_string()))?;
+        tracing::info!(target: "charon::persist", file = %persister.path().display(), elapsed_ms = started.elapsed().as_millis() as u64, "journal folded into the file");
         Ok(())
     }
 
-    /// The clauses of `module`'s dynamic predicates the last write touched (all of
-    /// them with `all`), per predicate, as the worker renders them.
+    /// The clauses of `module`'s dynamic predicates that `touched` names (all of
+    /// them when it is `None`), and the dynamic state outside the module, as the
+    /// worker renders them.
     fn listing(
         &self,
         worker: &mut Worker,
         module: &str,
-        all: bool,
+        touched: Option<Vec<crate::persist::Pi>>,
         deadline: Instant,
-    ) -> Result<std::collections::HashMap<(String, usize), String>, EngineError> {
+    ) -> Result<crate::persist::Listing, EngineError> {
         let n = self.inner.counter.fetch_add(1, Ordering::Relaxed);
         let file = self.inner.files.dir.path().join(format!("listing-{n}.pl"));
         let request = Request::Listing {
             file: file.display().to_string(),
             module: module.to_string(),
-            all,
+            predicates: touched,
         };
         let remaining = deadline
             .saturating_duration_since(Instant::now())
@@ -365,31 +438,40 @@ impl Engine {
 
     /// Refuses a write when the persisted file was edited by someone else.
     fn check_persisted(&self) -> Result<(), EngineError> {
-        let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
-        match guard.as_ref() {
+        let mut guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        match guard.as_mut() {
             Some((p, _)) => p.check().map_err(|e| EngineError::Persist(e.to_string())),
             None => Ok(()),
         }
     }
 
-    /// Writes what the last write changed back to the file, if persisting.
-    fn persist(
-        &self,
-        worker: &mut Worker,
-        all: bool,
-        deadline: Instant,
-    ) -> Result<(), EngineError> {
+    /// With `persist`, makes a write durable in the journal before it is committed
+    /// (see `crate::persist`). An error means the write must not be acknowledged.
+    fn record(&self, entry: &Entry, generation: u64) -> Result<(), EngineError> {
         let mut guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
-        let Some((persister, module)) = guard.as_mut() else {
+        let Some((persister, _)) = guard.as_mut() else {
             return Ok(());
         };
-        let listing = self.listing(worker, module, all, deadline)?;
-        persister
-            .write(listing, worker.generation)
-            .map_err(|e| EngineError::Persist(format!("the change was made but not saved: {e}")))
+        persister.record(entry, generation).map_err(|e| {
+            EngineError::Persist(format!(
+                "the change could not be saved, so it was not made: {e}"
+            ))
+        })
     }
 
-    /// The file `--persist` writes to and the generation last written to it.
+    /// After a committed write: folds the journal into the file once it has grown
+    /// large. The write is durable already; a failure here is logged.
+    fn compact_if_due(&self, worker: &mut Worker, deadline: Instant) {
+        let due = {
+            let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+            guard.as_ref().is_some_and(|(p, _)| p.wants_compaction())
+        };
+        if due && let Err(e) = self.compact(worker, deadline + Duration::from_secs(60)) {
+            tracing::warn!(target: "charon::persist", "the journal was not folded into the file: {e}");
+        }
+    }
+
+    /// The file `--persist` writes to and the generation last made durable.
     pub(crate) fn persisted(&self) -> Option<(PathBuf, u64)> {
         let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
         guard
@@ -397,18 +479,24 @@ impl Engine {
             .map(|(p, _)| (p.path().to_path_buf(), p.generation))
     }
 
-    /// Starts a worker: its state is the file as loaded, generation 0 — or unknown
-    /// once the file may have changed (then `sync` restores the base).
+    /// Starts a worker: its state is the file as loaded, at the file's generation —
+    /// or unknown when the file was replaced while it loaded (then `sync` restores
+    /// the base, or starts another).
     fn spawn_worker(&self) -> Result<Worker, EngineError> {
+        let before = self.inner.file_epoch.load(Ordering::Acquire);
+        let generation = self.inner.file_generation.load(Ordering::Acquire);
         let mut worker = Worker::spawn(
             &self.inner.files,
             &self.inner.config.limits,
             self.inner.config.load_timeout,
         )?;
         self.inner.started.fetch_add(1, Ordering::Relaxed);
-        if self.inner.fresh_unknown.load(Ordering::Acquire) {
-            worker.generation = UNKNOWN;
-        }
+        let after = self.inner.file_epoch.load(Ordering::Acquire);
+        worker.generation = if before == after && before.is_multiple_of(2) {
+            generation
+        } else {
+            UNKNOWN
+        };
         Ok(worker)
     }
 
@@ -421,8 +509,24 @@ impl Engine {
     /// state Charon cannot replicate between workers.
     pub(crate) fn restrict_to_one_worker(&self) {
         self.inner.single.store(true, Ordering::Release);
-        let mut idle = self.inner.idle.lock().unwrap_or_else(|p| p.into_inner());
-        idle.truncate(1);
+        {
+            let mut idle = self.inner.idle.lock().unwrap_or_else(|p| p.into_inner());
+            idle.truncate(1);
+        }
+        // A write that fails after changing something is undone by restoring the
+        // dynamic database from the base (the one worker is not replaced: it holds
+        // state no other could copy). The knowledge base as loaded has no dump yet.
+        if self.history().base_file().is_none() {
+            let deadline = Instant::now() + self.inner.config.load_timeout;
+            let folded = self.acquire(deadline).map(|mut worker| {
+                let folded = self.fold(&mut worker, deadline);
+                self.release(worker);
+                folded
+            });
+            if !matches!(folded, Ok(Ok(()))) {
+                tracing::warn!(target: "charon::engine", "cannot dump the state as loaded: a write that fails after changing something will restart the worker");
+            }
+        }
     }
 
     /// Runs one query (text ending in `.`; the wrapper writes its answer) that must
@@ -493,19 +597,49 @@ impl Engine {
                     let single = self.inner.single.load(Ordering::Acquire);
                     if !outcome.is_solved() {
                         // Its changes must not survive: a fresh worker takes its place —
-                        // unless it is the only one, whose state cannot be rebuilt.
-                        if !unchanged && !single {
+                        // unless it is the only one, holding state no other could copy:
+                        // then its dynamic database is put back as committed.
+                        if !unchanged {
                             worker.generation = UNKNOWN;
+                            if single && let Err(f) = self.sync(&mut worker, deadline) {
+                                return Err(self.failed(worker, f, limit));
+                            }
                         }
                     } else if let (Replication::Journal, Some(changes)) = (replication, &changes) {
                         if !unchanged {
-                            self.commit_changes(&mut worker, changes, deadline);
-                            saved = self.persist(&mut worker, false, deadline);
+                            let text = generation::changes_text(changes);
+                            let next = self.generation() + 1;
+                            saved = self.record(&Entry::Changes(text.to_string()), next);
+                            if saved.is_ok() {
+                                self.commit_changes(&mut worker, text, deadline);
+                                self.compact_if_due(&mut worker, deadline);
+                            } else {
+                                // Not durable, so not made: the worker's state goes too.
+                                worker.generation = UNKNOWN;
+                            }
                         }
-                    } else if let Err(f) = self.commit_dump(&mut worker, deadline) {
-                        return Err(self.failed(worker, f, limit));
                     } else {
-                        saved = self.persist(&mut worker, true, deadline);
+                        let dump = match self.dump(&mut worker, deadline) {
+                            Ok(dump) => dump,
+                            Err(f) => return Err(self.failed(worker, f, limit)),
+                        };
+                        if self.persisted().is_some() {
+                            saved = std::fs::read_to_string(&dump.0)
+                                .map_err(|e| {
+                                    EngineError::Persist(format!(
+                                        "the change could not be saved, so it was not made: {e}"
+                                    ))
+                                })
+                                .and_then(|text| {
+                                    self.record(&Entry::Snapshot(text), self.generation() + 1)
+                                });
+                        }
+                        if saved.is_ok() {
+                            self.commit_dump(&mut worker, dump);
+                            self.compact_if_due(&mut worker, deadline);
+                        } else {
+                            worker.generation = UNKNOWN;
+                        }
                     }
                 }
                 if worker.generation == UNKNOWN {

@@ -36,12 +36,13 @@ pub(crate) enum Request {
     Restore { file: String, modules: Vec<String> },
     /// Apply changes recorded by other workers (text of a list of change lists).
     Replay { changes: String },
-    /// Write the clauses of `module`'s dynamic predicates that the last write touched
-    /// (all of them with `all`) to `file`, for `--persist`.
+    /// Write the clauses of `module`'s dynamic predicates named in `predicates` (all
+    /// of them with `None`), and the dynamic state outside `module`, to `file`, for
+    /// `--persist` (see `'$charon_listing'/4`).
     Listing {
         file: String,
         module: String,
-        all: bool,
+        predicates: Option<Vec<(String, usize)>>,
     },
     /// Read `file` (and the local files it loads) for the analysis of effects.
     Analyse { file: String },

@@ -21,6 +21,11 @@ use crate::term::{PlTerm, write_atom, write_string};
 pub(crate) const WORKER_ENV: &str = "CHARON_WORKER";
 /// Address-space limit of a worker in bytes, if set.
 pub(crate) const MEMORY_ENV: &str = "CHARON_WORKER_MEMORY";
+/// Set to `consult` (in the environment of the program that starts the workers),
+/// workers load the knowledge base with scryer's `consult/1` instead of the
+/// wrapper's `'$charon_consult'/1`: a way back should the faster loader ever
+/// differ, and the baseline of `scripts/bench-load.sh`.
+pub(crate) const LOADER_ENV: &str = "CHARON_LOADER";
 
 #[ctor::ctor(unsafe)]
 fn worker_entry() {
@@ -273,9 +278,15 @@ fn take_answer(output: &Output) -> (String, Option<String>) {
 fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response {
     match request {
         Request::Load { wrapper, kb } => {
-            let ok = consult(machine, &wrapper)
+            // The knowledge base loads as under consult/1, but a term at a time:
+            // less memory and time on large files (see `'$charon_consult'/1`).
+            let loader = match std::env::var_os(LOADER_ENV) {
+                Some(v) if v == "consult" => "consult",
+                _ => "'$charon_consult'",
+            };
+            let ok = load(machine, "consult", &wrapper)
                 && !run_all(machine, "'$charon_note_ops'.".into()).is_empty()
-                && consult(machine, &kb);
+                && load(machine, loader, &kb);
             // Changes made by directives while loading are part of every worker's load.
             run_all(
                 machine,
@@ -309,12 +320,29 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
         Request::Restore { file, modules } => {
             file_op(machine, "'$charon_restore'", &file, &modules)
         }
-        Request::Listing { file, module, all } => {
+        Request::Listing {
+            file,
+            module,
+            predicates,
+        } => {
             let mut q = String::from("'$charon_listing'(");
             write_atom(&mut q, &file);
             q.push_str(", ");
             write_atom(&mut q, &module);
-            q.push_str(if all { ", true, R)." } else { ", false, R)." });
+            match predicates {
+                None => q.push_str(", all, R)."),
+                Some(pis) => {
+                    q.push_str(", [");
+                    for (i, (name, arity)) in pis.iter().enumerate() {
+                        if i > 0 {
+                            q.push(',');
+                        }
+                        write_atom(&mut q, name);
+                        q.push_str(&format!("/{arity}"));
+                    }
+                    q.push_str("], R).");
+                }
+            }
             Response::Done {
                 result: binding(machine, q, "R"),
             }
@@ -354,8 +382,10 @@ fn binding(machine: &mut Machine, query: String, var: &str) -> Option<PlTerm> {
         .map(convert)
 }
 
-fn consult(machine: &mut Machine, path: &str) -> bool {
-    let mut q = String::from("consult(");
+/// Loads `path` with `pred` (`consult` or `'$charon_consult'`); true if it loaded.
+/// Errors come back as failure, with the loader's message in the output.
+fn load(machine: &mut Machine, pred: &str, path: &str) -> bool {
+    let mut q = format!("{pred}(");
     write_atom(&mut q, path);
     q.push_str(").");
     machine

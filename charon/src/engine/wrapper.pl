@@ -111,13 +111,109 @@
 % linear at any depth. write_canonical/2 is write_term/3 with quoted(true) and
 % ignore_ops(true), less the parsing of an option list, which cost a point call
 % half its time.
+%
+% One atom defeats that writer: scryer 0.10 writes the atom of two apostrophes
+% (''''''), as an atom and as a functor name, exactly as it writes the empty
+% atom: '' (every other atom, control characters, U+0085, U+2028, `[]`, `{}`,
+% `,`, `|` and operators included, is written so that it reads back as itself).
+% So an answer holding that atom is written with each occurrence replaced by a
+% variable the writer is told to name '\'\'' (the atom's quoted text), which
+% reads back as the atom. Finding out costs a walk of the answer
+% ('$charon_quotes'/1), strings passed over in one step: measured beside the
+% write alone, within noise for a point call, about 1 us for one with an atom
+% output, and a quarter to a third more for a long list (0.3 us an element, the
+% write 1 us). A functor named '' is left as the writer writes it (it can only
+% be in an exception, never in an answer of a type).
 '$charon_emit'(R) :-
     flush_output(user_output),
     % No acyclic_term/1 check: in scryer 0.10 it corrupts the strings in a term
     % (the writer then prints another term in their place).
-    catch(write_canonical(user_output, '$charon_answer'(R)), _, true),
+    (   '$charon_quotes'(R)
+    ->  '$charon_quotes_var'(R, V, 0, R1),
+        catch(write_term(user_output, '$charon_answer'(R1),
+                         [quoted(true), ignore_ops(true),
+                          variable_names(['\'\\\'\\\'\''=V])]),
+              _, true)
+    ;   catch(write_canonical(user_output, '$charon_answer'(R)), _, true)
+    ),
     flush_output(user_output),
     fail.
+
+% '$charon_quotes'(+Result): the payload of Result holds the atom '''''' (two
+% apostrophes). The search counts how deep it is in compound terms (D) and does
+% not go past 1010, deeper than an answer may nest (a deeper one is refused
+% anyway), so it ends on a cyclic term too (in time exponential in that depth
+% when the cycle branches, X = f(X, X): the time limit stops it). Lists are
+% walked by iteration, a cyclic list found by '$skip_max_list'/4, and a list of
+% characters (a string: it cannot hold a two-character atom) passed over in one
+% step.
+'$charon_quotes'(ok(T)) :- '$charon_qq_sol'(T).
+'$charon_quotes'(exception(E)) :- '$charon_qq'(E, 0).
+
+% A solution's template with one or two outputs (most operations) at once.
+'$charon_qq_sol'(sol(X)) :- !, '$charon_qq_x'(X).
+'$charon_qq_sol'(sol(X, Y)) :- !, ( '$charon_qq_x'(X) -> true ; '$charon_qq_x'(Y) ).
+'$charon_qq_sol'(T) :- '$charon_qq'(T, 0).
+'$charon_qq_x'(X) :- ( atomic(X) -> X == '''''' ; '$charon_qq'(X, 1) ).
+
+'$charon_qq'(T, D) :-
+    (   T == '''''' -> true
+    ;   compound(T), D < 1010,
+        D1 is D + 1,
+        (   T = [_|_] -> '$charon_qq_list'(T, D1)
+        ;   T =.. [_|As], '$charon_qq_args'(As, D1)
+        )
+    ).
+% The elements of a proper list; `sol(X)` (a solution's template) taken at once.
+'$charon_qq_args'([A|As], D) :-
+    (   A == '''''' -> true
+    ;   atomic(A) -> '$charon_qq_args'(As, D)
+    ;   A = sol(X), atomic(X) -> ( X == '''''' -> true ; '$charon_qq_args'(As, D) )
+    ;   compound(A), '$charon_qq'(A, D) -> true
+    ;   '$charon_qq_args'(As, D)
+    ).
+'$charon_qq_list'(L, D) :-
+    '$skip_max_list'(N, _, L, Tail),
+    (   Tail == [] -> \+ '$is_partial_string'(L), '$charon_qq_args'(L, D)
+    ;   '$charon_qq_items'(N, L, D) -> true
+    ;   '$charon_qq'(Tail, D)
+    ).
+% The first N elements of a partial or cyclic list.
+'$charon_qq_items'(N, [X|Xs], D) :-
+    N > 0,
+    (   '$charon_qq'(X, D) -> true
+    ;   N1 is N - 1, '$charon_qq_items'(N1, Xs, D)
+    ).
+
+% '$charon_quotes_var'(+T0, ?V, +D, -T): T0 with every atom '''''' replaced by V
+% (bounded as '$charon_qq'/2 is).
+'$charon_quotes_var'(T0, V, D, T) :-
+    (   T0 == '''''' -> T = V
+    ;   compound(T0), D < 1010
+    ->  D1 is D + 1,
+        (   T0 = [_|_]
+        ->  '$skip_max_list'(N, _, T0, Tail),
+            (   Tail == [], '$is_partial_string'(T0) -> T = T0
+            ;   '$charon_quotes_var_items'(N, T0, V, D1, T)
+            )
+        ;   T0 =.. [F|As0],
+            '$charon_quotes_var_args'(As0, V, D1, As),
+            T =.. [F|As]
+        )
+    ;   T = T0
+    ).
+'$charon_quotes_var_items'(N, L0, V, D, L) :-
+    (   N > 0, L0 = [X0|Xs0]
+    ->  '$charon_quotes_var'(X0, V, D, X),
+        L = [X|Xs],
+        N1 is N - 1,
+        '$charon_quotes_var_items'(N1, Xs0, V, D, Xs)
+    ;   '$charon_quotes_var'(L0, V, D, L)
+    ).
+'$charon_quotes_var_args'([], _, _, []).
+'$charon_quotes_var_args'([A0|As0], V, D, [A|As]) :-
+    '$charon_quotes_var'(A0, V, D, A),
+    '$charon_quotes_var_args'(As0, V, D, As).
 
 % '$charon_floats'(+Goal): calls Goal after turning every '$charon_f'(M, E) in it
 % into the float M * 2^E. scryer reads float literals lossily; this is exact.
@@ -167,10 +263,20 @@
 
 % '$charon_text'(+T, -Chars): T written so that read_term/2 gives it back whatever
 % operators are in force (floats encoded, no operator syntax).
+% The atom '''''' (two apostrophes), which scryer 0.10 writes as the empty atom,
+% is written through a variable named as it should be written (as '$charon_emit'/1
+% does).
 '$charon_text'(T, Cs) :-
     '$charon_encode'(T, T1),
-    write_term_to_chars(T1, [quoted(true), ignore_ops(true)], Cs0),
+    '$charon_write_options'(T1, [quoted(true), ignore_ops(true)], T2, Options),
+    write_term_to_chars(T2, Options, Cs0),
     append(Cs0, " .", Cs).
+'$charon_write_options'(T0, Options0, T, Options) :-
+    (   '$charon_qq'(T0, 0)
+    ->  '$charon_quotes_var'(T0, V, 0, T),
+        Options = [variable_names(['\'\\\'\\\'\''=V])|Options0]
+    ;   T = T0, Options = Options0
+    ).
 '$charon_read_text'(Cs, T) :-
     read_term_from_chars(Cs, T0, []),
     '$charon_exact'(T0, T).
@@ -190,22 +296,9 @@
 :- dynamic('$charon_module'/1).
 :- dynamic('$charon_bb_key'/1).
 :- dynamic('$charon_initial_op'/3).
-:- dynamic('$charon_touched'/3).
 :- dynamic('$charon_after_op'/3).
 
-'$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E), '$charon_touch'(E).
-
-% Predicates whose clauses a write changed, for --persist.
-'$charon_touch'(E) :-
-    (   arg(1, E, M:C), atom(M), nonvar(C)
-    ->  ( C = (H :- _) -> true ; H = C ),
-        (   callable(H)
-        ->  functor(H, N, A),
-            ( '$charon_touched'(M, N, A) -> true ; assertz('$charon_touched'(M, N, A)) )
-        ;   true
-        )
-    ;   true
-    ).
+'$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E).
 
 % What a dump must cover beyond the declared modules: every module a change
 % touched, and every blackboard key.
@@ -306,27 +399,164 @@
 '$charon_restore_term'(clause(M, C)) :- !, assertz(M:C).
 '$charon_restore_term'(bb(K, V)) :- bb_put(K, V), '$charon_note'(bb_put(K, V)).
 
-% '$charon_listing'(+File, +Module, +All, -Result): writes the clauses of the
-% dynamic predicates of Module that the last write touched (all of them with
-% All = true) to File, each predicate after a line "%%charon Name/Arity", as
-% portray_clause/2 writes them (for --persist). Result: ok | exception(E).
-'$charon_listing'(File, M, All, R) :-
-    catch('$charon_listing_'(File, M, All), E, true),
+% '$charon_listing'(+File, +Module, +Which, -Result): writes the clauses of the
+% dynamic predicates of Module named in Which (a list of Name/Arity, or all) to
+% File, for --persist: each predicate after a line "%%charon Arity Codes" (the
+% name's character codes, comma-separated), its clauses written with the operator
+% table as it was before the knowledge base loaded, so that they read back the same
+% wherever they land in the file (if the knowledge base changed a standard
+% operator, with no operators at all). A line "%%charon-carry" follows, then the
+% rest of the dynamic state (other modules, the blackboard) as changes that
+% recreate it. Result: ok | exception(E).
+'$charon_listing'(File, M, Which, R) :-
+    catch('$charon_listing_'(File, M, Which), E, true),
     ( var(E) -> R = ok ; R = exception(E) ).
-'$charon_listing_'(File, M, All) :-
-    (   All == true
+'$charon_listing_'(File, M, Which) :-
+    (   Which == all
     ->  findall(N/A, ( '$charon_dynamic'(M, H), functor(H, N, A) ), PIs0)
-    ;   findall(N/A, '$charon_touched'(M, N, A), PIs0)
+    ;   PIs0 = Which
     ),
-    retractall('$charon_touched'(_, _, _)),
     sort(PIs0, PIs),
-    open(File, write, S),
-    forall(member(N/A, PIs),
-           ( functor(H, N, A),
-             format(S, "%%charon ~q~n", [N/A]),
-             forall('$charon_clause'(M, H, B),
-                    ( B == true -> portray_clause(S, H) ; portray_clause(S, (H :- B)) )) )),
-    close(S).
+    findall(op(P, T, N), current_op(P, T, N), Now),
+    findall(op(P, T, N), '$charon_initial_op'(P, T, N), Initial),
+    (   Initial \== [], '$charon_keeps_ops'(Initial, Now) -> How = plain ; How = canonical ),
+    setup_call_cleanup(
+        ( open(File, write, S), ( How == plain -> '$charon_set_ops'(Initial) ; true ) ),
+        ( forall(member(N/A, PIs), '$charon_list_pred'(S, M, N, A, How)),
+          '$charon_carry'(S, M) ),
+        ( '$charon_set_ops'(Now), close(S) )).
+% Every standard operator is still as it was.
+'$charon_keeps_ops'([], _).
+'$charon_keeps_ops'([Op|Ops], Now) :- memberchk(Op, Now), '$charon_keeps_ops'(Ops, Now).
+'$charon_list_pred'(S, M, N, A, How) :-
+    atom_codes(N, Codes),
+    format(S, "%%charon ~d ", [A]),
+    '$charon_put_codes'(S, Codes),
+    nl(S),
+    functor(H, N, A),
+    forall('$charon_clause'(M, H, B),
+           ( ( B == true -> C = H ; C = (H :- B) ),
+             '$charon_list_clause'(S, C, How) )).
+% A fact as writeq/1 writes it, a rule as portray_clause/2 lays it out; with the
+% standard operators changed, neither uses an operator.
+'$charon_list_clause'(S, C, plain) :-
+    (   C = (_ :- _), \+ '$charon_qq'(C, 0) -> portray_clause(S, C)
+    ;   '$charon_write_options'(C, [quoted(true), double_quotes(true)], C1, Options),
+        write_term(S, C1, Options), '$charon_end'(S, C)
+    ).
+'$charon_list_clause'(S, C, canonical) :-
+    '$charon_write_options'(C, [quoted(true), ignore_ops(true)], C1, Options),
+    write_term(S, C1, Options),
+    '$charon_end'(S, C).
+% The end of a clause: after an atom (which may be made of symbol characters, and
+% would run into the full stop) with a space.
+'$charon_end'(S, C) :- ( atom(C) -> write(S, ' .') ; write(S, '.') ), nl(S).
+'$charon_put_codes'(_, []).
+'$charon_put_codes'(S, [C|Cs]) :-
+    write(S, C),
+    ( Cs == [] -> true ; write(S, ',') ),
+    '$charon_put_codes'(S, Cs).
+% The dynamic state outside module Main: every other module a change touched, with
+% each of its dynamic predicates replaced whole, and the blackboard.
+'$charon_carry'(S, Main) :-
+    '$charon_modules'([], Ms),
+    findall(E, ( member(M, Ms), M \== Main, '$charon_carry_module'(M, E) ), Es1),
+    findall(bb_put(K, V), ( '$charon_bb_key'(K), bb_get(K, V) ), Es2),
+    append(Es1, Es2, Es),
+    '$charon_text'(Es, Cs),
+    format(S, "%%charon-carry~n~s~n", [Cs]).
+'$charon_carry_module'(M, E) :-
+    '$charon_dynamic'(M, H),
+    (   E = retractall(M:H)
+    ;   '$charon_clause'(M, H, B),
+        ( B == true -> E = assertz(M:H) ; E = assertz(M:(H :- B)) )
+    ).
+
+% ---------------------------------------------------------------------------
+% Loading the knowledge base (the worker's Load; consult/1 loads this file).
+%
+% '$charon_consult'(+Path): consult/1 of Path, done as scryer 0.10's loader does
+% it (loader:use_module/3, file_load/3 and load_loop/2: the same load context and
+% the same compile_term/2 for each term, so term expansion, the rewriting at the
+% end of this file included, declarations, modules, operators, use_module/1,2 of
+% other files and initialization/1 behave as under consult/1), except that the
+% terms are read in a failure-driven loop. load_loop/2 recurses and keeps every
+% term it read on the heap until the end of the file (scryer 0.10 collects no
+% garbage), which made a large file cost about three times the memory and half as
+% much time again; here a term is gone once compiled (see BENCHMARKS.md, "Loading
+% large knowledge bases"). The reads call the system predicates under
+% read_term/3 and stream_property/2 directly, without their option checks, a
+% third of the time of reading.
+%
+% Done as load_loop/2 does: layout and comments are skipped before each term (a
+% comment at the end of the file is no syntax error), singleton warnings, the
+% answer descriptions after a `?-` query are passed over. An error is printed
+% and the load fails, as under consult/1; an error outside the loader (the file
+% cannot be opened) is printed too.
+'$charon_consult'(Path) :-
+    '$push_load_state_payload'(E0),
+    catch('$charon_kb_load'(Path, E0), Error, '$charon_kb_error'(Error)).
+
+'$charon_kb_error'(file_load_error) :- !, fail.
+'$charon_kb_error'(Error) :-
+    catch(loader:write_error(Error), _, true),
+    nl,
+    fail.
+
+'$charon_kb_load'(Path0, E0) :-
+    loader:load_context_path(Path0, Path1),
+    loader:open_file(Path1, S),
+    stream_property(S, file_name(Path)),
+    loader:create_file_load_context(S, Path, E),
+    '$add_in_situ_filename_module'(E),
+    catch('$charon_kb_terms'(S, E), Error, loader:file_load_cleanup(E, Error)),
+    '$pop_load_context',
+    '$use_module'(E0, E, []).
+
+'$charon_kb_terms'(S, E) :-
+    (   repeat,
+        '$charon_kb_next'(S, T, Line, Singletons),
+        (   T == end_of_file -> !
+        ;   var(T) -> throw(error(instantiation_error, load/1))
+        ;   T = (?- _) -> '$charon_kb_answers'(S, E), fail
+        ;   loader:warn_about_singletons(Singletons, Line),
+            '$charon_kb_compile'(T, E),
+            fail
+        )
+    ),
+    close(S),
+    '$conclude_load'(E),
+    loader:run_initialization_goals.
+
+% '$charon_kb_next'(+S, -T, -Line, -Singletons): the next term and the line it
+% starts on (loader:stream_next_term/4).
+'$charon_kb_next'(S, T, Line, Singletons) :-
+    (   '$devour_whitespace'(S)
+    ->  '$stream_property'(S, position, position_and_lines_read(_, Lines)),
+        '$read_term'(S, T, Singletons, _, _),
+        Line is Lines + 1
+    ;   T = end_of_file
+    ).
+
+% compile_term/2 does not fail; if it did, load_loop/2 would fail the load, and
+% so does this, naming the term.
+'$charon_kb_compile'(T, E) :-
+    (   loader:compile_term(T, E) -> true
+    ;   throw(error(charon_not_compiled(T), load/1))
+    ).
+
+% After a query, up to the next term that is no answer description
+% (loader:devour_answer_descriptions/2).
+'$charon_kb_answers'(S, E) :-
+    '$charon_kb_next'(S, T, Line, Singletons),
+    (   T == end_of_file -> true
+    ;   var(T) -> throw(error(instantiation_error, load/1))
+    ;   T = (?- _) -> '$charon_kb_answers'(S, E)
+    ;   loader:answer_description(T) -> '$charon_kb_answers'(S, E)
+    ;   Lines is Line - 1,
+        loader:warn_about_singletons(Singletons, Lines),
+        '$charon_kb_compile'(T, E)
+    ).
 
 % ---------------------------------------------------------------------------
 % Reading the knowledge base for the analysis of what its operations may do.
@@ -350,6 +580,8 @@
 %   main(M)                   the module of File itself (user if it is none)
 %   module(M)                 a module a file declares
 %   directive(M, Goal)        another directive (it may add rules at load)
+%   undefined(M, Name, Arity)  a goal of a rule or directive of module M that
+%                             nothing defines now the knowledge base has loaded
 %   problem(Text)             why the file could not be read fully
 % The operator table is put back as it was afterwards.
 '$charon_analyse'(File, Items) :-
@@ -363,14 +595,134 @@
           ( '$charon_show'(E, A), Items0 = [problem(A)] )),
     '$charon_set_ops'(After),
     ( var(Main) -> Main = user ; true ),
-    Items = [main(Main)|Items0].
+    catch('$charon_undefined_items'(Items0, Us), _, Us = []),
+    append(Items0, Us, Items1),
+    Items = [main(Main)|Items1].
+
+% '$charon_undefined_items'(+Items, -Us): undefined(M, N, A) for each goal N/A
+% that a rule or directive among Items calls in module M (the clause's module, or
+% the one a qualification names), where neither M nor user has it: no clauses, no
+% dynamic declaration, not imported, not a builtin. Calling it raises an
+% existence error, unless something defines it later, which the analysis in Rust
+% checks. Goals are looked for where the analysis looks for them (control
+% constructs, the goal arguments of the meta-predicates it knows, DCG bodies); a
+% call found only there stays unknown to it, which fails closed. Names starting
+% with $ are left out: the engine compiles some of those to instructions that no
+% lookup finds.
+'$charon_undefined_items'(Items, Us) :-
+    findall(undefined(M, N, A),
+            ( member(I, Items),
+              '$charon_item_called'(I, M, N, A),
+              '$charon_undefined'(M, N, A) ),
+            Us0),
+    sort(Us0, Us).
+
+'$charon_item_called'(rule(M0, _, _, B), M, N, A) :-
+    (   nonvar(B), B = dcg(D)
+    ->  '$charon_dcg_called'(D, M0, M, N, A)
+    ;   '$charon_called'(B, M0, 0, M, N, A)
+    ).
+'$charon_item_called'(directive(M0, D), M, N, A) :-
+    '$charon_called'(D, M0, 0, M, N, A).
+
+% '$charon_called'(+G, +M0, +E, -M, -N, -A): calling G in module M0 with E more
+% arguments may call N/A in M (on backtracking, every such goal).
+'$charon_called'(G, _, _, _, _, _) :- var(G), !, fail.
+'$charon_called'(M1:G, M0, E, M, N, A) :- !,
+    ( atom(M1) -> M2 = M1 ; M2 = M0 ),
+    '$charon_called'(G, M2, E, M, N, A).
+'$charon_called'(G, M0, 0, M, N, A) :-
+    '$charon_control_goals'(G, Gs), !,
+    member(G1, Gs),
+    '$charon_called'(G1, M0, 0, M, N, A).
+'$charon_called'(G, M0, E, M, N, A) :-
+    callable(G),
+    functor(G, F, A0),
+    A1 is A0 + E,
+    (   M = M0, N = F, A = A1
+    ;   A0 > 0, '$charon_meta_arg'(F, A1, A0, E, E1),
+        arg(1, G, G1),
+        '$charon_called'(G1, M0, E1, M, N, A)
+    ).
+
+% The goals a control construct runs (its other arguments are data).
+'$charon_control_goals'((A, B), [A, B]).
+'$charon_control_goals'((A ; B), [A, B]).
+'$charon_control_goals'((A -> B), [A, B]).
+'$charon_control_goals'('*->'(A, B), [A, B]).
+'$charon_control_goals'('|'(A, B), [A, B]).
+'$charon_control_goals'(\+ A, [A]).
+'$charon_control_goals'(call(A), [A]).
+'$charon_control_goals'(once(A), [A]).
+'$charon_control_goals'(ignore(A), [A]).
+'$charon_control_goals'(forall(A, B), [A, B]).
+'$charon_control_goals'(call_cleanup(A, B), [A, B]).
+'$charon_control_goals'(setup_call_cleanup(A, B, C), [A, B, C]).
+'$charon_control_goals'(findall(_, G, _), [G1]) :- '$charon_strip_carets'(G, G1).
+'$charon_control_goals'(findall(_, G, _, _), [G1]) :- '$charon_strip_carets'(G, G1).
+'$charon_control_goals'(aggregate_all(_, G, _), [G1]) :- '$charon_strip_carets'(G, G1).
+'$charon_control_goals'(bagof(_, G, _), [G1]) :- '$charon_strip_carets'(G, G1).
+'$charon_control_goals'(setof(_, G, _), [G1]) :- '$charon_strip_carets'(G, G1).
+'$charon_control_goals'(_ ^ G, [G]).
+'$charon_control_goals'(initialization(G), [G]).
+'$charon_control_goals'(initialization(G, _), [G]).
+'$charon_control_goals'(catch(G, _, R), [G, R]).
+'$charon_control_goals'(call_with_inference_limit(G, _, _), [G]).
+
+'$charon_strip_carets'(G0, G) :-
+    ( nonvar(G0), G0 = _ ^ G1 -> '$charon_strip_carets'(G1, G) ; G = G0 ).
+
+% '$charon_meta_arg'(+Name, +Arity, +Args, +E0, -E): the first argument of a call
+% of Name/Arity (Args of them written, the rest added) is a goal called with E
+% more arguments.
+'$charon_meta_arg'(call, A, A0, E0, E) :- A > 1, E is E0 + A0 - 1.
+'$charon_meta_arg'(phrase, A, _, E0, E) :- ( A =:= 2 ; A =:= 3 ), E is E0 + 2.
+'$charon_meta_arg'(maplist, A, A0, E0, E) :- A >= 2, A =< 8, E is E0 + A0 - 1.
+'$charon_meta_arg'(foldl, A, A0, E0, E) :- A >= 4, A =< 7, E is E0 + A0 - 1.
+'$charon_meta_arg'(include, 3, _, E0, E) :- E is E0 + 1.
+'$charon_meta_arg'(exclude, 3, _, E0, E) :- E is E0 + 1.
+'$charon_meta_arg'(partition, 4, _, E0, E) :- E is E0 + 1.
+'$charon_meta_arg'(predsort, 3, _, E0, E) :- E is E0 + 3.
+
+% The goals of a DCG body: non-terminals get two more arguments.
+'$charon_dcg_called'(B, _, _, _, _) :- var(B), !, fail.
+'$charon_dcg_called'((X, Y), M0, M, N, A) :- !,
+    ( '$charon_dcg_called'(X, M0, M, N, A) ; '$charon_dcg_called'(Y, M0, M, N, A) ).
+'$charon_dcg_called'((X ; Y), M0, M, N, A) :- !,
+    ( '$charon_dcg_called'(X, M0, M, N, A) ; '$charon_dcg_called'(Y, M0, M, N, A) ).
+'$charon_dcg_called'('|'(X, Y), M0, M, N, A) :- !,
+    ( '$charon_dcg_called'(X, M0, M, N, A) ; '$charon_dcg_called'(Y, M0, M, N, A) ).
+'$charon_dcg_called'((X -> Y), M0, M, N, A) :- !,
+    ( '$charon_dcg_called'(X, M0, M, N, A) ; '$charon_dcg_called'(Y, M0, M, N, A) ).
+'$charon_dcg_called'(\+ X, M0, M, N, A) :- !, '$charon_dcg_called'(X, M0, M, N, A).
+'$charon_dcg_called'({G}, M0, M, N, A) :- !, '$charon_called'(G, M0, 0, M, N, A).
+'$charon_dcg_called'(B, _, _, _, _) :- ( B == ! ; B == [] ; B = [_|_] ), !, fail.
+'$charon_dcg_called'(B, M0, M, N, A) :- '$charon_called'(B, M0, 2, M, N, A).
+
+% N/A is no predicate of M nor of user (no clauses, not dynamic, not imported,
+% not a builtin).
+'$charon_undefined'(M, N, A) :-
+    atom(M), atom(N), \+ atom_concat('$', _, N),
+    functor(H, N, A),
+    '$charon_no_such'(M, H),
+    '$charon_no_such'(user, H),
+    \+ catch(predicate_property(M:H, dynamic), _, fail),
+    \+ catch(predicate_property(user:H, dynamic), _, fail).
+% Compiled as a direct call: scryer 0.10 finds this system predicate only so.
+'$charon_no_such'(M, H) :- '$no_such_predicate'(M, H).
 
 % The module File declares in its first term, or user.
 '$charon_main_module'(File, M) :-
     open(File, read, S),
-    catch(read_term(S, T, []), _, T = none),
+    catch('$charon_next_term'(S, T), _, T = none),
     close(S),
     ( nonvar(T), T = (:- module(M0, _)), atom(M0) -> M = M0 ; M = user ).
+
+% '$charon_next_term'(+S, -T): the next term of S, end_of_file at the end, as the
+% loader reads it: layout and comments are skipped first, so that a comment at the
+% end of a file is not a syntax error (read_term/3 alone reports one there).
+'$charon_next_term'(S, T) :-
+    (   '$devour_whitespace'(S) -> read_term(S, T, []) ; T = end_of_file ).
 
 '$charon_read_file'(File, _, Seen, Seen, T, T) :- member(File, Seen), !.
 '$charon_read_file'(File, M0, Seen0, Seen, Items, T) :-
@@ -379,7 +731,7 @@
     close(S).
 
 '$charon_read_terms'(S, File, M, Seen0, Seen, Last, Items, T) :-
-    read_term(S, C, []),
+    '$charon_next_term'(S, C),
     (   C == end_of_file -> Seen = Seen0, Items = T
     ;   '$charon_item'(C, File, M, M1, Seen0, Seen1, Last, Last1, Items, Items1),
         '$charon_read_terms'(S, File, M1, Seen1, Seen, Last1, Items1, T)
@@ -433,6 +785,14 @@
     catch(op(P, Ty, N), _, true).
 '$charon_directive'(dynamic(Spec), _, M, M, Seen, Seen, Items, T) :- !,
     '$charon_specs'(Spec, M, Items, T).
+% Declarations: a discontiguous or multifile predicate is one the knowledge base
+% defines; the other declarations run no goal.
+'$charon_directive'(discontiguous(Spec), _, M, M, Seen, Seen, Items, T) :- !,
+    '$charon_specs'(Spec, M, Items, T).
+'$charon_directive'(multifile(Spec), _, M, M, Seen, Seen, Items, T) :- !,
+    '$charon_specs'(Spec, M, Items, T).
+'$charon_directive'(meta_predicate(_), _, M, M, Seen, Seen, T, T) :- !.
+'$charon_directive'(non_counted_backtracking(_), _, M, M, Seen, Seen, T, T) :- !.
 '$charon_directive'(D, File, M, M, Seen0, Seen, Items, T) :-
     '$charon_loads'(D, Specs), !,
     '$charon_load_specs'(Specs, File, M, Seen0, Seen, Items, T).
@@ -525,7 +885,7 @@
     ).
 
 '$charon_src_read'(S, M) :-
-    read_term(S, T, []),
+    '$charon_next_term'(S, T),
     (   T == end_of_file -> true
     ;   '$charon_src_term'(T, M, M1),
         '$charon_src_read'(S, M1)

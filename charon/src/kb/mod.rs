@@ -85,6 +85,8 @@ pub struct KnowledgeBase {
     counters: counting::Counters,
     /// Why the engine runs one worker, if it must.
     single_worker: Option<String>,
+    /// What the analysis warns about (calls of predicates no file defines).
+    warnings: Vec<String>,
     cache: AnswerCache,
     pending: AtomicUsize,
     /// Tells this knowledge base's [`OpId`]s from another's.
@@ -95,6 +97,16 @@ pub struct KnowledgeBase {
     /// The private directory holding source text that came from memory (removed on
     /// drop, after the engine).
     _temp: Option<PrivateDir>,
+}
+
+impl Drop for KnowledgeBase {
+    /// With `persist`, the file is left current: the journal is folded into it.
+    fn drop(&mut self) {
+        if let Err(e) = self.engine.checkpoint() {
+            tracing::warn!(target: "charon::persist", "the journal was not folded into the file at shutdown (its writes are kept and applied at the next load): {e}");
+        }
+        self.engine.release_persist();
+    }
 }
 
 impl KnowledgeBase {
@@ -196,12 +208,28 @@ impl KnowledgeBase {
             tracing::warn!(target: "charon::analysis", kb = %display_name, "cannot prove what the operations do ({problem}): every operation is treated as a write");
         }
         engine.set_modules(found.modules.clone());
-        let effects: Vec<Verdict> = report
+        for warning in &found.dangling {
+            tracing::warn!(target: "charon::analysis", kb = %display_name, "{warning}");
+        }
+        let mut effects: Vec<Verdict> = report
             .operations
             .iter()
             .map(|op| found.verdict(&op.name, op.arity()))
             .collect();
-        let single_worker = report
+        // Fail closed: a worker that replaces the one worker (after a crash or a
+        // timeout) loads the knowledge base again, into a state that may differ from
+        // the one cached answers came from.
+        if found.load_volatile.is_some() {
+            for v in effects.iter_mut().filter(|v| v.cacheable) {
+                v.cacheable = false;
+                v.reason = Some(
+                    "the state as loaded can differ from one load to the next (see why it \
+                     runs on one worker)"
+                        .into(),
+                );
+            }
+        }
+        let untracked = report
             .operations
             .iter()
             .zip(&effects)
@@ -213,6 +241,18 @@ impl KnowledgeBase {
                     v.reason.as_deref().unwrap_or("unknown")
                 )
             });
+        // Every worker loads the knowledge base itself: a load that can differ from
+        // another gives workers different states.
+        let single_worker = match (untracked, &found.load_volatile) {
+            (Some(op), Some(load)) => Some(format!("{op}; and {load}")),
+            (op, load) => op.or_else(|| load.clone()),
+        };
+        if !engine.config().persist
+            && temp.is_none()
+            && let Some(journal) = crate::persist::leftover_journal(&abs)
+        {
+            tracing::warn!(target: "charon::persist", kb = %display_name, journal = %journal.display(), "the journal beside the file holds writes of an earlier --persist run that may not be in the file; they are not applied without --persist");
+        }
         if engine.config().persist {
             if temp.is_some() {
                 return Err(LoadError::Persist(
@@ -247,6 +287,7 @@ impl KnowledgeBase {
             effects,
             counters,
             single_worker,
+            warnings: found.dangling,
             cache,
             pending: AtomicUsize::new(0),
             serial: {
@@ -307,9 +348,18 @@ impl KnowledgeBase {
     }
 
     /// Why the engine runs a single worker whatever the configuration says, if it
-    /// does: an operation may change state that cannot be copied between workers.
+    /// does: an operation may change state that cannot be copied between workers,
+    /// or a directive may load a different state at each load (each worker loads
+    /// the knowledge base itself).
     pub fn single_worker_reason(&self) -> Option<&str> {
         self.single_worker.as_deref()
+    }
+
+    /// What the analysis of the rules warns about, one line each: calls of
+    /// predicates that no file defines (each raises an existence error, typically a
+    /// typo; `charon check` prints them).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Whether the next call of `name` runs under the engine's inference counter
@@ -334,9 +384,18 @@ impl KnowledgeBase {
     }
 
     /// With `persist`: the file the database is written back to, and the generation
-    /// last written to it.
+    /// last made durable (every acknowledged write is durable in the file's journal).
     pub fn persisted(&self) -> Option<(PathBuf, u64)> {
         self.engine.persisted()
+    }
+
+    /// With `persist`: folds the writes the journal holds into the `.pl` file now, so
+    /// that the file alone is the current database (it runs alone, like a write).
+    /// Writes are durable without it; it also happens when the journal outgrows the
+    /// file, when the knowledge base is dropped, and at the next load. Without
+    /// `persist`, or with nothing to fold, it does nothing.
+    pub fn checkpoint(&self) -> Result<(), crate::engine::EngineError> {
+        self.engine.checkpoint()
     }
 
     /// Engine counters (workers started, calls).

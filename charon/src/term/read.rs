@@ -1,5 +1,7 @@
 //! Reads a term as the engine writes it (`write_canonical/2`: `write_term/3` with
-//! `quoted(true)` and `ignore_ops(true)`) into a [`PlTerm`].
+//! `quoted(true)` and `ignore_ops(true)`) into a [`PlTerm`]. The one atom that writer
+//! gets wrong, the atom of two apostrophes (written `''`, as the empty atom), the
+//! wrapper writes as `'\'\''` instead (see `'$charon_emit'/1` in wrapper.pl).
 //!
 //! The worker sends answers as this text rather than as the engine's own term
 //! conversion, which is quadratic in a list's length. The reader is linear and does
@@ -558,6 +560,14 @@ mod tests {
             PlTerm::Compound(",".into(), vec![atom("a"), atom("b")])
         );
         assert_eq!(read("'don\\'t'"), atom("don't"));
+        // The empty atom; the atom of two apostrophes as the wrapper writes it
+        // (scryer writes it `''`, as the empty atom: see '$charon_emit'/1).
+        assert_eq!(read("''"), atom(""));
+        assert_eq!(read("'\\'\\''"), atom("''"));
+        assert_eq!(
+            read("f('\\'\\'','','\\'\\'')"),
+            PlTerm::Compound("f".into(), vec![atom("''"), atom(""), atom("''")])
+        );
         assert_eq!(read("'.'([],[])"), PlTerm::List(vec![PlTerm::List(vec![])]));
         assert_eq!(
             read("1180591620717411303424"),
