@@ -94,7 +94,10 @@ fn quoted_atom(name: &str) -> String {
             '\'' => out.push_str("\\'"),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
-            c if c.is_control() => out.push_str(&format!("\\x{:x}\\", c as u32)),
+            // scryer's reader takes no raw layout but the space inside quotes.
+            c if c.is_control() || (c.is_whitespace() && c != ' ') => {
+                out.push_str(&format!("\\x{:x}\\", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -132,6 +135,7 @@ mod tests {
         assert_eq!(out, "a.\n:- dynamic(z/0).\nz.\n");
         let out = replace_clauses("a.\n", &("it's".into(), 1), "'it\\'s'(1).\n");
         assert_eq!(out, "a.\n:- dynamic('it\\'s'/1).\n'it\\'s'(1).\n");
+        assert_eq!(quoted_atom("a\u{2028}b\tc"), "'a\\x2028\\b\\x9\\c'");
     }
 
     #[test]
