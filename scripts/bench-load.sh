@@ -19,9 +19,10 @@
 #                    wall time from start until GET /health answers (polled every
 #                    20 ms; this includes reading the PlDoc and the analysis of the
 #                    file, not only the workers' loads); one second later, the RSS of
-#                    each worker (mean over the workers), the CPU time the workers
-#                    used so far (sum), and the PSS of the server and its workers
-#                    together (/proc/PID/smaps_rollup)
+#                    the first worker (the one that also read the file for the
+#                    analysis) and the mean RSS of the others, the CPU time the
+#                    workers used so far (sum), and the PSS of the server and its
+#                    workers together (/proc/PID/smaps_rollup)
 # The table gives the median of the rounds and the ratios of the medians to SWI's.
 #
 # Output: a Markdown table on stdout, progress on stderr, one JSON line per
@@ -101,7 +102,7 @@ swi() {
   local rss pss cpu
   rss=$(kib "$err" Rss); pss=$(kib "$err" Pss)
   cpu=$(sum 0 "$(awk '$1 == "cpu:" { print $2; exit }' "$err")")
-  echo "{\"kb\":\"$kind\",\"system\":\"swi\",\"workers\":1,\"run\":$run,\"ready_s\":$(sum "$t1" "-$t0"),\"cpu_s\":$cpu,\"worker_rss_mb\":$((rss / 1024)),\"total_pss_mb\":$((pss / 1024))}" >> "$RESULTS"
+  echo "{\"kb\":\"$kind\",\"system\":\"swi\",\"workers\":1,\"run\":$run,\"ready_s\":$(sum "$t1" "-$t0"),\"cpu_s\":$cpu,\"first_rss_mb\":$((rss / 1024)),\"other_rss_mb\":null,\"total_pss_mb\":$((pss / 1024))}" >> "$RESULTS"
 }
 
 # charon KIND FILE LOADER WORKERS RUN: one start of `charon http`.
@@ -127,19 +128,21 @@ charon() {
   done
   t1=$(now)
   sleep 1
-  local pids p rss=0 pss=0 cpu=0 n=0
-  pids=$(pgrep -P "$SERVER" || true)
+  # Workers in the order they started (the first one also ran the analysis).
+  local pids p rss first=0 others=0 pss=0 cpu=0 n=0
+  pids=$(pgrep -P "$SERVER" | sort -n || true)
   pss=$(kib "/proc/$SERVER/smaps_rollup" Pss)
   for p in $pids; do
-    rss=$((rss + $(kib "/proc/$p/smaps_rollup" Rss)))
+    rss=$(kib "/proc/$p/smaps_rollup" Rss)
+    if [ "$n" = 0 ]; then first=$rss; else others=$((others + rss)); fi
     pss=$((pss + $(kib "/proc/$p/smaps_rollup" Pss)))
     cpu=$(sum "$cpu" "$(cpu_seconds "$p")")
     n=$((n + 1))
   done
-  [ "$n" -gt 0 ] || n=1
+  local other=null; [ "$n" -gt 1 ] && other=$((others / (n - 1) / 1024))
   stop_server
   local system=charon; [ "$loader" = consult ] && system=consult
-  echo "{\"kb\":\"$kind\",\"system\":\"$system\",\"workers\":$workers,\"run\":$run,\"ready_s\":$(sum "$t1" "-$t0"),\"cpu_s\":$cpu,\"worker_rss_mb\":$((rss / n / 1024)),\"total_pss_mb\":$((pss / 1024))}" >> "$RESULTS"
+  echo "{\"kb\":\"$kind\",\"system\":\"$system\",\"workers\":$workers,\"run\":$run,\"ready_s\":$(sum "$t1" "-$t0"),\"cpu_s\":$cpu,\"first_rss_mb\":$((first / 1024)),\"other_rss_mb\":$other,\"total_pss_mb\":$((pss / 1024))}" >> "$RESULTS"
 }
 
 for kind in $KINDS; do
@@ -164,8 +167,8 @@ names = {"static": "static facts", "dynamic": "dynamic facts", "int": "static fa
 systems = {"swi": "SWI-Prolog consult/1", "consult": "Charon, consult/1 (before)",
            "charon": "Charon, '$charon_consult'/1"}
 med = lambda xs: statistics.median(xs) if xs else float("nan")
-print("| knowledge base | loader | workers | ready s | ÷ SWI | worker CPU s | RSS per worker MB | total PSS MB | ÷ SWI | rounds |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| knowledge base | loader | workers | ready s | ÷ SWI | CPU s | RSS 1st worker MB | RSS other worker MB | total PSS MB | ÷ SWI | rounds |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for kind in ["static", "dynamic", "int"]:
     mine = [r for r in rows if r["kb"] == kind]
     if not mine:
@@ -177,8 +180,10 @@ for kind in ["static", "dynamic", "int"]:
     for system, w in groups:
         rs = [r for r in mine if r["system"] == system and r["workers"] == w]
         t = med([r["ready_s"] for r in rs]); p = med([r["total_pss_mb"] for r in rs])
+        others = [r["other_rss_mb"] for r in rs if r["other_rss_mb"] is not None]
+        other = f"{med(others):.0f}" if others else "–"
         print(f"| {sizes[kind]:,} {names[kind]} | {systems[system]} | {w if system != 'swi' else '–'} "
               f"| {t:.2f} | {t / swi_t:.2f} | {med([r['cpu_s'] for r in rs]):.2f} "
-              f"| {med([r['worker_rss_mb'] for r in rs]):.0f} | {p:.0f} | {p / swi_p:.2f} | {len(rs)} |")
+              f"| {med([r['first_rss_mb'] for r in rs]):.0f} | {other} | {p:.0f} | {p / swi_p:.2f} | {len(rs)} |")
 EOF
 log "results: $RESULTS"

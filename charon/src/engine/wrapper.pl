@@ -129,10 +129,10 @@
     % No acyclic_term/1 check: in scryer 0.10 it corrupts the strings in a term
     % (the writer then prints another term in their place).
     (   '$charon_quotes'(R)
-    ->  '$charon_quotes_var'(R, V, 0, R1),
-        catch(write_term(user_output, '$charon_answer'(R1),
-                         [quoted(true), ignore_ops(true),
-                          variable_names(['\'\\\'\\\'\''=V])]),
+    ->  catch(( '$charon_quotes_var'(R, V, 0, R1),
+                write_term(user_output, '$charon_answer'(R1),
+                           [quoted(true), ignore_ops(true),
+                            variable_names(['\'\\\'\\\'\''=V])]) ),
               _, true)
     ;   catch(write_canonical(user_output, '$charon_answer'(R)), _, true)
     ),
@@ -156,20 +156,33 @@
 '$charon_qq_sol'(T) :- '$charon_qq'(T, 0).
 '$charon_qq_x'(X) :- ( atomic(X) -> X == '''''' ; '$charon_qq'(X, 1) ).
 
+% It allocates nothing on the heap (functor/3 and arg/3, not =../2), so it cannot
+% run out of memory where the write would not: it needs no catch/3.
 '$charon_qq'(T, D) :-
     (   T == '''''' -> true
     ;   compound(T), D < 1010,
         D1 is D + 1,
         (   T = [_|_] -> '$charon_qq_list'(T, D1)
-        ;   T =.. [_|As], '$charon_qq_args'(As, D1)
+        ;   functor(T, _, N), '$charon_qq_arg'(N, T, D1)
         )
+    ).
+% The arguments N, N-1, ..., 1 of T.
+'$charon_qq_arg'(N, T, D) :-
+    N > 0,
+    arg(N, T, A),
+    (   A == '''''' -> true
+    ;   compound(A), '$charon_qq'(A, D) -> true
+    ;   N1 is N - 1, '$charon_qq_arg'(N1, T, D)
     ).
 % The elements of a proper list; `sol(X)` (a solution's template) taken at once.
 '$charon_qq_args'([A|As], D) :-
     (   A == '''''' -> true
     ;   atomic(A) -> '$charon_qq_args'(As, D)
-    ;   A = sol(X), atomic(X) -> ( X == '''''' -> true ; '$charon_qq_args'(As, D) )
-    ;   compound(A), '$charon_qq'(A, D) -> true
+    ;   compound(A)
+    ->  (   A = sol(X), atomic(X) -> ( X == '''''' -> true ; '$charon_qq_args'(As, D) )
+        ;   '$charon_qq'(A, D) -> true
+        ;   '$charon_qq_args'(As, D)
+        )
     ;   '$charon_qq_args'(As, D)
     ).
 '$charon_qq_list'(L, D) :-
