@@ -1,7 +1,8 @@
 //! The engine: a pool of worker processes, each owning one scryer-prolog `Machine`.
 //!
 //! Files by job: `config` (limits and settings), `process` (one worker process and
-//! its pipes), `pool` (idle workers, recycling, replacement), `batch` (reads from
+//! its pipes), `template` (the process that loads the knowledge base once and forks
+//! every worker), `pool` (idle workers, recycling, replacement), `batch` (reads from
 //! async callers, run in batches by one driver thread per worker), `generation` (the
 //! history of committed changes and how a worker catches up), `outcome` (the one
 //! decoder of the wrapper's results), `protocol` and `worker` (the worker side).
@@ -11,8 +12,11 @@
 //! scryer-prolog 0.10 has no interrupt API (its interrupt flag is crate-private and
 //! global), a `Machine` is neither `Send` nor `Sync`, and memory is only given back when
 //! a `Machine` is dropped. A goal that never yields can therefore only be stopped by
-//! stopping what runs it. Each worker is a child process (the running program itself,
-//! re-executed in worker mode, see `worker`), talking JSON lines over pipes:
+//! stopping what runs it. Each worker is a process talking JSON lines over pipes,
+//! forked from a *template*: the running program itself, re-executed in worker mode
+//! (see `worker`), which loads the knowledge base once and never runs a call. Workers
+//! therefore start in about a millisecond, share the loaded clauses copy-on-write, and
+//! all hold the same load-time state (see `template`):
 //!
 //! * **Wall-clock limit**: every call carries a deadline, set when it was admitted;
 //!   waiting for the database lock and for a worker count against it. At the deadline
@@ -28,7 +32,7 @@
 //!   linear, no recursion); scryer's conversion of bound terms is quadratic in a list's
 //!   length and is never used for answers.
 //! * **Recycling**: after `recycle_after` calls, or when its memory has grown by
-//!   `recycle_memory` since it loaded, a worker is replaced by a fresh one loaded with
+//!   `recycle_memory` since it loaded, a worker is replaced by a fresh fork caught up with
 //!   the current dynamic database, so memory stays flat — one worker at a time, the
 //!   replacement started (and caught up) before the old one leaves (`pool`).
 //! * **Loading** has a deadline (`load_timeout`); the error names the
@@ -50,8 +54,9 @@
 //! knowledge base keeps a single worker.
 //!
 //! Trade-offs: a write costs its own run plus, on each other worker, the replay of
-//! its changes; process start-up (≈ 0.1 s) is paid at load, after a timeout, after a
-//! failed write and at recycling; each call pays a pipe round trip, and the engine
+//! its changes; a fork (≈ 1 ms, plus catching up with the writes since the load) is
+//! paid after a timeout, after a failed write and at recycling, and a whole load
+//! only when the template itself is gone; each call pays a pipe round trip, and the engine
 //! reads and compiles its query text, which is kept to one short goal: a stub the
 //! wrapper file defines for each operation (`'$charon_o<N>'(Limit, Inputs…)`, see
 //! `crate::kb`'s codec). To keep the round trip short, both ends check their pipe
@@ -72,6 +77,7 @@ mod pool;
 mod private_dir;
 mod process;
 mod protocol;
+mod template;
 mod worker;
 
 use std::path::{Path, PathBuf};
@@ -90,6 +96,7 @@ use generation::{History, UNKNOWN};
 use pool::InFlight;
 use process::{Failure, Files, Worker};
 use protocol::{Request, Response};
+use template::Template;
 
 use crate::term::PlTerm;
 
@@ -152,6 +159,9 @@ struct Inner {
     /// Odd while the file is being replaced (`persist`): a worker that loaded
     /// meanwhile cannot know which file it read (see `spawn_worker`).
     file_epoch: AtomicU64,
+    /// The loaded process every worker is forked from (see `template`); `None`
+    /// once it is gone, until a worker start loads another.
+    template: Mutex<Option<Template>>,
     /// `--persist`: the file that follows the database, and the module whose
     /// dynamic predicates it holds.
     persist: Mutex<Option<(crate::persist::Persister, String)>>,
@@ -225,23 +235,10 @@ impl Engine {
             wrapper,
             kb: kb.to_path_buf(),
         };
-        let first = Worker::spawn(&files, &config.limits, config.load_timeout)?;
-        let rest: Vec<Result<Worker, EngineError>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (1..config.workers.max(1))
-                .map(|_| s.spawn(|| Worker::spawn(&files, &config.limits, config.load_timeout)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(EngineError::Spawn("spawn panicked".into())))
-                })
-                .collect()
-        });
-        let mut idle = vec![first];
-        for w in rest {
-            idle.push(w?);
-        }
+        let mut template = Template::start(&files, &config.limits, config.load_timeout)?;
+        let idle = (0..config.workers.max(1))
+            .map(|_| template.fork())
+            .collect::<Result<Vec<_>, _>>()?;
         let initial = config.workers.max(1) as u64;
         Ok(Engine {
             inner: Arc::new(Inner {
@@ -256,6 +253,7 @@ impl Engine {
                 single: std::sync::atomic::AtomicBool::new(false),
                 file_generation: AtomicU64::new(0),
                 file_epoch: AtomicU64::new(0),
+                template: Mutex::new(Some(template)),
                 persist: Mutex::new(None),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
@@ -297,21 +295,20 @@ impl Engine {
     /// Reads the knowledge base (and the local files it loads) for the analysis of
     /// what its operations may do; see `'$charon_analyse'/2` in `wrapper.pl`.
     pub(crate) fn analyse(&self) -> Result<Vec<PlTerm>, EngineError> {
-        let deadline = Instant::now() + Duration::from_secs(120);
-        let mut worker = self.acquire(deadline)?;
+        // On a worker of its own, which then goes: reading the file grows its
+        // memory, and a serving worker would keep that.
+        let mut worker = self.fork_worker()?;
         let request = Request::Analyse {
             file: self.inner.files.kb.display().to_string(),
         };
         match worker.request(&request, Duration::from_secs(120)) {
-            Ok(Response::Analysis { items }) => {
-                self.release(worker);
-                Ok(items)
+            Ok(Response::Analysis { items }) => Ok(items),
+            Ok(other) => Err(EngineError::Spawn(format!("unexpected answer {other:?}"))),
+            Err(Failure::Timeout) => Err(EngineError::TimeLimit(Duration::from_secs(120))),
+            Err(Failure::Died(m)) => Err(EngineError::Crashed(m)),
+            Err(Failure::OutOfMemory) => {
+                Err(EngineError::MemoryLimit(self.inner.config.limits.memory))
             }
-            Ok(other) => {
-                self.release(worker);
-                Err(EngineError::Spawn(format!("unexpected answer {other:?}")))
-            }
-            Err(f) => Err(self.failed(worker, f, Duration::from_secs(120))),
         }
     }
 
@@ -481,22 +478,46 @@ impl Engine {
 
     /// Starts a worker: its state is the file as loaded, at the file's generation —
     /// or unknown when the file was replaced while it loaded (then `sync` restores
-    /// the base, or starts another).
+    /// the base, or starts another). It is forked from the template, which is
+    /// loaded first if there is none (see `template`).
     fn spawn_worker(&self) -> Result<Worker, EngineError> {
+        let worker = self.fork_worker()?;
+        self.inner.started.fetch_add(1, Ordering::Relaxed);
+        Ok(worker)
+    }
+
+    /// [`spawn_worker`](Self::spawn_worker) without counting it.
+    fn fork_worker(&self) -> Result<Worker, EngineError> {
+        let mut template = self
+            .inner
+            .template
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(t) = template.as_mut() {
+            match t.fork() {
+                Ok(worker) => return Ok(worker),
+                Err(e) => {
+                    tracing::warn!(target: "charon::engine", "the template process is gone ({e}): loading the knowledge base again");
+                    *template = None;
+                }
+            }
+        }
         let before = self.inner.file_epoch.load(Ordering::Acquire);
         let generation = self.inner.file_generation.load(Ordering::Acquire);
-        let mut worker = Worker::spawn(
+        let mut t = Template::start(
             &self.inner.files,
             &self.inner.config.limits,
             self.inner.config.load_timeout,
         )?;
-        self.inner.started.fetch_add(1, Ordering::Relaxed);
         let after = self.inner.file_epoch.load(Ordering::Acquire);
-        worker.generation = if before == after && before.is_multiple_of(2) {
-            generation
-        } else {
-            UNKNOWN
-        };
+        let known = before == after && before.is_multiple_of(2);
+        t.generation = if known { generation } else { UNKNOWN };
+        let worker = t.fork()?;
+        // A template that cannot tell which file it loaded serves this one worker
+        // (which `sync` then restores or replaces) and no other.
+        if known {
+            *template = Some(t);
+        }
         Ok(worker)
     }
 

@@ -1,9 +1,10 @@
 //! One worker process: spawning it, talking to it over its pipes, killing it.
 
+use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,9 +21,9 @@ pub(super) struct Files {
 }
 
 pub(super) struct Worker {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: ChildStdout,
+    process: Proc,
+    stdin: File,
+    stdout: File,
     /// Bytes read from `stdout` that are not yet a whole line.
     pending: Vec<u8>,
     /// Where reads from `stdout` land (kept: a fresh buffer is zeroed on every read).
@@ -61,11 +62,103 @@ pub(super) enum Failure {
     OutOfMemory,
 }
 
+/// The process behind a [`Worker`].
+pub(super) enum Proc {
+    /// A child of this process: a template (see `template`).
+    Child(Child),
+    /// A worker the template forked: not this process's child, so it is never
+    /// waited for (the kernel reaps it). On Linux a pidfd names it, so that a pid
+    /// reused after it exited is never signalled.
+    Forked { pid: u32, pidfd: Option<OwnedFd> },
+}
+
+impl Proc {
+    /// The worker the template forked as `pid`.
+    pub(super) fn forked(pid: u32) -> Proc {
+        Proc::Forked {
+            pid,
+            pidfd: pidfd_open(pid),
+        }
+    }
+
+    fn id(&self) -> u32 {
+        match self {
+            Proc::Child(child) => child.id(),
+            Proc::Forked { pid, .. } => *pid,
+        }
+    }
+
+    /// Kills the process and waits until it is gone (a forked one: at most a
+    /// second, polling its pidfd).
+    fn kill(&mut self) {
+        match self {
+            Proc::Child(child) => {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            Proc::Forked { pid, pidfd } => kill_forked(*pid, pidfd.as_ref()),
+        }
+    }
+
+    /// How the process ended, for messages (after its stdout closed).
+    fn status(&mut self) -> String {
+        match self {
+            Proc::Child(child) => child.wait().map(|s| s.to_string()).unwrap_or_default(),
+            Proc::Forked { .. } => String::from("forked worker"),
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn pidfd_open(pid: u32) -> Option<OwnedFd> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: a plain system call; a descriptor it returns is ours.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+    // SAFETY: as above.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pidfd_open(_pid: u32) -> Option<OwnedFd> {
+    None
+}
+
+fn kill_forked(pid: u32, pidfd: Option<&OwnedFd>) {
+    #[cfg(target_os = "linux")]
+    if let Some(fd) = pidfd {
+        // SAFETY: plain system calls on a descriptor we own.
+        unsafe {
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                fd.as_raw_fd(),
+                libc::SIGKILL,
+                std::ptr::null::<libc::siginfo_t>(),
+                0,
+            );
+            let mut pfd = libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // Readable once the process has exited.
+            libc::poll(&mut pfd, 1, 1000);
+        }
+        return;
+    }
+    let _ = pidfd;
+    // SAFETY: a plain system call.
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+}
+
 impl Worker {
+    /// Starts a process in worker mode and loads the knowledge base in it. With
+    /// `control`, it is a template (see `template`): the socket becomes its
+    /// descriptor 3.
     pub(super) fn spawn(
         files: &Files,
         limits: &Limits,
         load_timeout: Duration,
+        control: Option<OwnedFd>,
     ) -> Result<Worker, EngineError> {
         let exe = std::env::current_exe().map_err(|e| EngineError::Spawn(e.to_string()))?;
         let mut cmd = Command::new(exe);
@@ -76,13 +169,63 @@ impl Worker {
         if let Some(bytes) = limits.memory {
             cmd.env(worker::MEMORY_ENV, bytes.to_string());
         }
-        let mut child = cmd.spawn().map_err(|e| EngineError::Spawn(e.to_string()))?;
+        if let Some(control) = control {
+            const FD: i32 = 3;
+            cmd.env(super::template::TEMPLATE_ENV, FD.to_string());
+            let raw = control.as_raw_fd();
+            // SAFETY: only async-signal-safe calls between fork and exec; `control`
+            // lives until `spawn` returns.
+            unsafe {
+                std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+                    let ok = if raw == FD {
+                        libc::fcntl(FD, libc::F_SETFD, 0) >= 0
+                    } else {
+                        libc::dup2(raw, FD) >= 0
+                    };
+                    if ok {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+            let spawned = cmd.spawn();
+            drop(control);
+            return Self::spawned(spawned, files, load_timeout);
+        }
+        let spawned = cmd.spawn();
+        Self::spawned(spawned, files, load_timeout)
+    }
+
+    fn spawned(
+        spawned: std::io::Result<Child>,
+        files: &Files,
+        load_timeout: Duration,
+    ) -> Result<Worker, EngineError> {
+        let mut child = spawned.map_err(|e| EngineError::Spawn(e.to_string()))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             return Err(EngineError::Spawn("worker pipes missing".into()));
         };
-        let pid = child.id();
+        let mut worker = Worker::attach(
+            Proc::Child(child),
+            OwnedFd::from(stdin).into(),
+            OwnedFd::from(stdout).into(),
+            OwnedFd::from(stderr).into(),
+        )?;
+        worker.load(files, load_timeout)?;
+        Ok(worker)
+    }
+
+    /// A worker talking over these pipes; a thread logs what it says on stderr.
+    pub(super) fn attach(
+        process: Proc,
+        stdin: File,
+        stdout: File,
+        stderr: File,
+    ) -> Result<Worker, EngineError> {
+        let pid = process.id();
         let last_words = Arc::new(Mutex::new(LastWords::default()));
         let heard = last_words.clone();
         std::thread::Builder::new()
@@ -108,8 +251,8 @@ impl Worker {
                 }
             })
             .map_err(|e| EngineError::Spawn(e.to_string()))?;
-        let mut worker = Worker {
-            child,
+        Ok(Worker {
+            process,
             stdin,
             stdout,
             pending: Vec::new(),
@@ -118,7 +261,12 @@ impl Worker {
             generation: 0,
             loaded_rss: 0,
             last_words,
-        };
+        })
+    }
+
+    /// Loads the wrapper and the knowledge base.
+    fn load(&mut self, files: &Files, load_timeout: Duration) -> Result<(), EngineError> {
+        let worker = self;
         let load = Request::Load {
             wrapper: files.wrapper.display().to_string(),
             kb: files.kb.display().to_string(),
@@ -129,7 +277,7 @@ impl Worker {
                     tracing::warn!(target: "charon::engine", "{}", messages.trim());
                 }
                 worker.loaded_rss = worker.rss().unwrap_or(0);
-                Ok(worker)
+                Ok(())
             }
             Ok(Response::Loaded {
                 ok: false,
@@ -185,7 +333,7 @@ impl Worker {
 
     /// The worker's resident memory in bytes (Linux `/proc`; `None` elsewhere).
     pub(super) fn rss(&self) -> Option<u64> {
-        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid())).ok()?;
         let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
         // SAFETY: sysconf has no preconditions.
         let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
@@ -323,7 +471,7 @@ impl Worker {
             }
             match self.stdout.read(&mut self.chunk[..]) {
                 Ok(0) => {
-                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
+                    let status = self.process.status();
                     return Err(Failure::Died(format!("worker exited ({status})")));
                 }
                 Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
@@ -334,8 +482,7 @@ impl Worker {
     }
 
     pub(super) fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.kill();
     }
 }
 
@@ -348,7 +495,7 @@ impl Drop for Worker {
 impl Worker {
     /// The worker's process id.
     pub(super) fn pid(&self) -> u32 {
-        self.child.id()
+        self.process.id()
     }
 }
 

@@ -46,6 +46,9 @@ pub(crate) enum Request {
     },
     /// Read `file` (and the local files it loads) for the analysis of effects.
     Analyse { file: String },
+    /// To a template only: fork a worker, whose pipes follow on the template's
+    /// socket (see `template`).
+    Fork {},
 }
 
 /// Worker → parent.
@@ -69,6 +72,8 @@ pub(crate) enum Response {
     Analysis { items: Vec<PlTerm> },
     /// A `Run` cancelled before it started.
     Skipped {},
+    /// The template forked a worker, with this pid.
+    Forked { pid: u32 },
     /// The engine panicked (the worker exits after sending this).
     Crashed { message: String },
 }

@@ -9,12 +9,14 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::os::fd::AsRawFd;
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 
 use scryer_prolog::{LeafAnswer, Machine, MachineBuilder, StreamConfig, Term};
 
 use super::protocol::{Request, Response};
+use super::template::{self, TEMPLATE_ENV};
 use crate::term::{PlTerm, write_atom, write_string};
 
 /// Set (to `1`) in a worker's environment.
@@ -63,10 +65,23 @@ fn serve() -> i32 {
     }
     // SAFETY: proto_fd is a fresh descriptor that nothing else owns.
     let proto = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(proto_fd) };
+    let template = std::env::var(TEMPLATE_ENV)
+        .ok()
+        .and_then(|v| v.parse::<i32>().ok());
+    // SAFETY: still before main, on the only thread.
+    unsafe { std::env::remove_var(TEMPLATE_ENV) };
     let handle = std::thread::Builder::new()
         .name("charon-worker".into())
         .stack_size(256 << 20)
-        .spawn(move || serve_on(proto));
+        .spawn(move || {
+            let code = serve_on(proto, template);
+            if FORKED.load(std::sync::atomic::Ordering::Relaxed) {
+                // A forked worker is this thread alone: nothing else is to run.
+                // SAFETY: ends the process.
+                unsafe { libc::_exit(code) }
+            }
+            code
+        });
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => 3,
@@ -83,7 +98,13 @@ struct Captured {
 
 type Output = Rc<RefCell<Captured>>;
 
-fn serve_on(mut proto: std::fs::File) -> i32 {
+/// Set in a worker a template forked (see `template`).
+static FORKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Serves requests on stdin, answering on `proto`. With `template` (its socket's
+/// descriptor), this process is a template: it forks a worker for each
+/// `Request::Fork`, and the child serves on as that worker.
+fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
     let output: Output = Rc::default();
     let sink = output.clone();
     let (_input, streams) = StreamConfig::from_callbacks(
@@ -150,6 +171,27 @@ fn serve_on(mut proto: std::fs::File) -> i32 {
         let response = match item {
             Queued::Skipped => Response::Skipped {},
             Queued::Bad(message) => Response::Crashed { message },
+            Queued::Request(Request::Fork {}) => {
+                let Some(control) = template else {
+                    let message = "a fork asked of a worker that is no template".into();
+                    let _ = send(&mut proto, &Response::Crashed { message });
+                    return 6;
+                };
+                // The engine sends one fork at a time and waits for its answer: no
+                // request is buffered that the child would take for its own.
+                match template::fork_worker(control, proto.as_raw_fd()) {
+                    Ok(template::Forked::Template(pid)) => Response::Forked { pid },
+                    Ok(template::Forked::Worker) => {
+                        FORKED.store(true, std::sync::atomic::Ordering::Relaxed);
+                        template = None;
+                        sent = [std::time::Instant::now(); 2];
+                        continue;
+                    }
+                    Err(e) => Response::Crashed {
+                        message: format!("the template could not fork: {e}"),
+                    },
+                }
+            }
             Queued::Request(request) => {
                 spin = match &request {
                     Request::Run { spin_us, .. } => std::time::Duration::from_micros(*spin_us),
@@ -316,6 +358,7 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
             }
         }
         Request::Cancel { .. } => unreachable!("cancellations are taken by the queue"),
+        Request::Fork {} => unreachable!("forks are served by `serve_on`"),
         Request::Dump { file, modules } => file_op(machine, "'$charon_dump'", &file, &modules),
         Request::Restore { file, modules } => {
             file_op(machine, "'$charon_restore'", &file, &modules)
