@@ -10,8 +10,12 @@ KIND:
            K = 0 .. N-1, and get_book(+Id:atom, -Title:string)
   int      N facts fact(K, V) with an integer first argument, K = 1 .. N, and
            get_fact(+Id:int, -Value:int)
+  dynint   `:- dynamic(score/2).` and N facts score(K, V) with integer keys, and
+           get_score(+Id:int, -Value:int)
+  long     as dynamic, with the ids of the report that asked for these benchmarks:
+           book(b0000001, ...), 8 characters, every one a new atom
 
-Ids stay short on purpose: scryer-prolog 0.10 copies its atom table for every new
+Ids stay short on purpose (but in `long`): scryer-prolog 0.10 copies its atom table for every new
 atom longer than 6 bytes, so many distinct long atoms make any load quadratic,
 whatever the loader (see BENCHMARKS.md, "Loading large knowledge bases").
 Output is the same on every run.
@@ -61,14 +65,31 @@ get_fact(Id, Value) :-
     fact(Id, Value).
 
 """,
+    "dynint": """\
+/*  {n} dynamic facts with integer keys: a knowledge base of scripts/bench-load.sh
+    (bench/gen_load.py). */
+
+:- dynamic(score/2).
+
+%! get_score(+Id:int, -Value:int) is semidet.
+%
+%  The score stored under Id.
+%
+%  @arg Id    A key, 1 to {last}.
+%  @arg Value Its score.
+get_score(Id, Value) :-
+    score(Id, Value).
+
+""",
 }
+HEADERS["long"] = HEADERS["dynamic"].replace("b0 to b{last}", "b0000001 to b{last:07d}")
 
 
 def main() -> None:
     if len(sys.argv) != 4 or sys.argv[1] not in HEADERS:
-        sys.exit("usage: gen_load.py static|dynamic|int N OUT.pl")
+        sys.exit("usage: gen_load.py static|dynamic|int|dynint|long N OUT.pl")
     kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    last = n if kind == "int" else n - 1
+    last = n if kind in ("int", "dynint", "long") else n - 1
     with open(out, "w") as f:
         f.write(HEADERS[kind].format(n=n, last=last))
         if kind == "static":
@@ -78,6 +99,13 @@ def main() -> None:
                 f'book(b{k}, "Title {k}", "Author {k}", {1900 + k % 120}).\n'
                 for k in range(n)
             )
+        elif kind == "long":
+            f.writelines(
+                f'book(b{k:07d}, "Title {k}", "Author {k}", {1900 + k % 120}).\n'
+                for k in range(1, n + 1)
+            )
+        elif kind == "dynint":
+            f.writelines(f"score({k}, {k * 7919 % 1000003}).\n" for k in range(1, n + 1))
         else:
             f.writelines(f"fact({k}, {k * 7919 % 1000003}).\n" for k in range(1, n + 1))
 

@@ -297,12 +297,16 @@ impl Engine {
     pub(crate) fn analyse(&self) -> Result<Vec<PlTerm>, EngineError> {
         // On a worker of its own, which then goes: reading the file grows its
         // memory, and a serving worker would keep that.
+        let started = Instant::now();
         let mut worker = self.fork_worker()?;
         let request = Request::Analyse {
             file: self.inner.files.kb.display().to_string(),
         };
         match worker.request(&request, Duration::from_secs(120)) {
-            Ok(Response::Analysis { items }) => Ok(items),
+            Ok(Response::Analysis { items }) => {
+                tracing::debug!(target: "charon::engine", items = items.len(), elapsed_ms = started.elapsed().as_millis() as u64, "knowledge base read for the analysis");
+                Ok(items)
+            }
             Ok(other) => Err(EngineError::Spawn(format!("unexpected answer {other:?}"))),
             Err(Failure::Timeout) => Err(EngineError::TimeLimit(Duration::from_secs(120))),
             Err(Failure::Died(m)) => Err(EngineError::Crashed(m)),

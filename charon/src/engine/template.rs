@@ -55,7 +55,9 @@ impl Template {
     ) -> Result<Template, EngineError> {
         let (control, theirs) =
             UnixStream::pair().map_err(|e| EngineError::Spawn(format!("socket: {e}")))?;
+        let started = Instant::now();
         let process = Worker::spawn(files, limits, load_timeout, Some(theirs.into()))?;
+        tracing::debug!(target: "charon::engine", pid = process.pid(), elapsed_ms = started.elapsed().as_millis() as u64, "template loaded the knowledge base");
         Ok(Template {
             process,
             control,

@@ -187,6 +187,7 @@ impl KnowledgeBase {
         temp: Option<PrivateDir>,
     ) -> Result<Self, LoadError> {
         let stubs = codec::stubs(&report.operations);
+        let started = std::time::Instant::now();
         let engine = Engine::start(&abs, &stubs, config).map_err(|e| match e {
             EngineError::Load(m) => {
                 LoadError::Consult(m.replace(&abs.display().to_string(), &display))
@@ -196,6 +197,7 @@ impl KnowledgeBase {
         let display_name = &display;
         let items = engine.analyse().map_err(LoadError::Engine)?;
         let found = analysis::analyse(&items);
+        tracing::debug!(target: "charon::engine", kb = %display_name, elapsed_ms = started.elapsed().as_millis() as u64, "engine started and analysis done");
         if let Some(pi) = &found.reserved {
             return Err(LoadError::Consult(format!(
                 "{display} defines {pi}: names starting with $charon belong to Charon's \
@@ -216,9 +218,9 @@ impl KnowledgeBase {
             .iter()
             .map(|op| found.verdict(&op.name, op.arity()))
             .collect();
-        // Fail closed: a worker that replaces the one worker (after a crash or a
-        // timeout) loads the knowledge base again, into a state that may differ from
-        // the one cached answers came from.
+        // Fail closed: workers are forks of one load, but when the template that
+        // loaded it is lost (killed, out of memory), the next worker comes from a new
+        // load, into a state that may differ from the one cached answers came from.
         if found.load_volatile.is_some() {
             for v in effects.iter_mut().filter(|v| v.cacheable) {
                 v.cacheable = false;
@@ -241,8 +243,8 @@ impl KnowledgeBase {
                     v.reason.as_deref().unwrap_or("unknown")
                 )
             });
-        // Every worker loads the knowledge base itself: a load that can differ from
-        // another gives workers different states.
+        // A load that can differ from another would give the workers of a reloaded
+        // template a state different from the others' (see above).
         let single_worker = match (untracked, &found.load_volatile) {
             (Some(op), Some(load)) => Some(format!("{op}; and {load}")),
             (op, load) => op.or_else(|| load.clone()),

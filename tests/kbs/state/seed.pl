@@ -1,5 +1,6 @@
-% Every worker loads the knowledge base itself: a directive that asserts a random
-% number would give each worker a state of its own, so the engine keeps one worker.
+% Workers are forks of one load, but a lost template is loaded again: a directive
+% that asserts a random number would then give new workers a state of their own, so
+% the engine keeps one worker.
 :- use_module(library(random)).
 :- dynamic(seed/1).
 
