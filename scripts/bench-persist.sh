@@ -25,7 +25,8 @@
 #   scripts/bench-persist.sh                          # builds charon-cli; ~10 min
 #   SKIP_BUILD=1 SIZES="10 1000" WRITES=100 scripts/bench-persist.sh   # smoke run
 # Environment (defaults in brackets): SIZES ["10 10000 100000 1000000"], WRITES
-#   [500], WARMUP [50], LOAD_TIMEOUT_MS [1800000], BENCH_OUT [a new temporary
+#   [500], WARMUP [50], LOAD_TIMEOUT_MS [1800000], MEMORY_MB [16384] (the workers'
+#   --max-memory-mb), BENCH_OUT [a new temporary
 #   folder], SKIP_BUILD [0], CHARON_BIN (a charon binary to use instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +35,9 @@ SIZES=${SIZES:-"10 10000 100000 1000000"}
 WRITES=${WRITES:-500}
 WARMUP=${WARMUP:-50}
 LOAD_TIMEOUT_MS=${LOAD_TIMEOUT_MS:-1800000}
+# 1,000,000 dynamic facts with two strings each take about 2.4 GB in scryer-prolog
+# 0.10, over the default worker memory limit (4 GiB of address space while loading).
+MEMORY_MB=${MEMORY_MB:-16384}
 BENCH_OUT=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/charon-bench-persist.XXXXXX")}
 mkdir -p "$BENCH_OUT"
 RESULTS="$BENCH_OUT/results.jsonl"
@@ -89,7 +93,8 @@ for n in $SIZES; do
     flags=(); [ "$mode" = persist ] && flags=(--persist)
     slog="$BENCH_OUT/server_${n}_$mode.log"
     t0=$(date +%s.%N)
-    "$BIN" http "$kb" --workers 2 --port 0 --load-timeout-ms "$LOAD_TIMEOUT_MS" --log info "${flags[@]}" \
+    "$BIN" http "$kb" --workers 2 --port 0 --load-timeout-ms "$LOAD_TIMEOUT_MS" --max-memory-mb "$MEMORY_MB" \
+      --log info "${flags[@]}" \
       2> "$slog" > /dev/null &
     SERVER=$!
     addr=""
