@@ -96,7 +96,7 @@ use generation::{History, UNKNOWN};
 use pool::InFlight;
 use process::{Failure, Files, Worker};
 use protocol::{Request, Response};
-use template::Template;
+use template::{ForkError, Template};
 
 use crate::term::PlTerm;
 
@@ -237,7 +237,7 @@ impl Engine {
         };
         let mut template = Template::start(&files, &config.limits, config.load_timeout)?;
         let idle = (0..config.workers.max(1))
-            .map(|_| template.fork())
+            .map(|_| template.fork().map_err(EngineError::from))
             .collect::<Result<Vec<_>, _>>()?;
         let initial = config.workers.max(1) as u64;
         Ok(Engine {
@@ -388,6 +388,12 @@ impl Engine {
         let Some((persister, module)) = guard.as_mut() else {
             return Ok(());
         };
+        if worker.generation == UNKNOWN {
+            // Its state may not be the committed one: the journal keeps the writes.
+            return Err(EngineError::Persist(
+                "the worker's state is not known; the journal is folded later".into(),
+            ));
+        }
         let started = Instant::now();
         let listing = self.listing(worker, module, persister.touched(), deadline)?;
         // Workers that load while the file is replaced cannot tell which one they read.
@@ -500,7 +506,8 @@ impl Engine {
         if let Some(t) = template.as_mut() {
             match t.fork() {
                 Ok(worker) => return Ok(worker),
-                Err(e) => {
+                Err(ForkError::Local(e)) => return Err(e),
+                Err(ForkError::Gone(e)) => {
                     tracing::warn!(target: "charon::engine", "the template process is gone ({e}): loading the knowledge base again");
                     *template = None;
                 }
@@ -514,9 +521,9 @@ impl Engine {
             self.inner.config.load_timeout,
         )?;
         let after = self.inner.file_epoch.load(Ordering::Acquire);
-        let known = before == after && before.is_multiple_of(2);
+        let known = before == after && before.is_multiple_of(2) && generation != UNKNOWN;
         t.generation = if known { generation } else { UNKNOWN };
-        let worker = t.fork()?;
+        let worker = t.fork().map_err(EngineError::from)?;
         // A template that cannot tell which file it loaded serves this one worker
         // (which `sync` then restores or replaces) and no other.
         if known {

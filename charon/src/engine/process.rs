@@ -140,8 +140,12 @@ fn kill_forked(pid: u32, pidfd: Option<&OwnedFd>) {
                 events: libc::POLLIN,
                 revents: 0,
             };
-            // Readable once the process has exited.
-            libc::poll(&mut pfd, 1, 1000);
+            // Readable once the process has exited. Where this process reaps orphans
+            // (it runs as pid 1, or as a subreaper), a worker whose template is gone
+            // is its child: reap it (the pid cannot be reused before that).
+            if libc::poll(&mut pfd, 1, 1000) == 1 {
+                libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::WNOHANG);
+            }
         }
         return;
     }

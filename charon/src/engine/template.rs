@@ -66,22 +66,23 @@ impl Template {
     }
 
     /// Forks a worker: loaded, at [`generation`](Self::generation).
-    pub(super) fn fork(&mut self) -> Result<Worker, EngineError> {
-        let spawn = |what: &str, e: io::Error| EngineError::Spawn(format!("{what}: {e}"));
-        let (stdin_r, stdin_w) = std::io::pipe().map_err(|e| spawn("pipe", e))?;
-        let (stdout_r, stdout_w) = std::io::pipe().map_err(|e| spawn("pipe", e))?;
-        let (stderr_r, stderr_w) = std::io::pipe().map_err(|e| spawn("pipe", e))?;
-        let mut line =
-            serde_json::to_vec(&Request::Fork {}).map_err(|e| EngineError::Spawn(e.to_string()))?;
+    pub(super) fn fork(&mut self) -> Result<Worker, ForkError> {
+        let local =
+            |what: &str, e: io::Error| ForkError::Local(EngineError::Spawn(format!("{what}: {e}")));
+        let (stdin_r, stdin_w) = std::io::pipe().map_err(|e| local("pipe", e))?;
+        let (stdout_r, stdout_w) = std::io::pipe().map_err(|e| local("pipe", e))?;
+        let (stderr_r, stderr_w) = std::io::pipe().map_err(|e| local("pipe", e))?;
+        let gone = |why: String| ForkError::Gone(EngineError::Spawn(why));
+        let mut line = serde_json::to_vec(&Request::Fork {}).map_err(|e| gone(e.to_string()))?;
         line.push(b'\n');
         self.process
             .send(&line)
-            .map_err(|_| EngineError::Spawn("the template is gone".into()))?;
+            .map_err(|_| gone("the template is gone".into()))?;
         let theirs: [OwnedFd; 3] = [stdin_r.into(), stdout_w.into(), stderr_w.into()];
-        send_fds(&self.control, &theirs).map_err(|e| {
+        if let Err(e) = send_fds(&self.control, &theirs) {
             self.process.kill();
-            spawn("passing pipes to the template", e)
-        })?;
+            return Err(gone(format!("passing pipes to the template: {e}")));
+        }
         // Only the worker may hold its ends: its stdin must close when the engine
         // lets go of it, and its stdout when it exits.
         drop(theirs);
@@ -92,21 +93,39 @@ impl Template {
             Ok(Response::Forked { pid }) => pid,
             Ok(other) => {
                 self.process.kill();
-                return Err(EngineError::Spawn(format!(
-                    "the template did not fork: {other:?}"
-                )));
+                return Err(gone(format!("the template did not fork: {other:?}")));
             }
-            Err(_) => return Err(EngineError::Spawn("the template did not fork".into())),
+            Err(_) => return Err(gone("the template did not fork".into())),
         };
+        // From here on the template is fine whatever happens: a worker that cannot
+        // be attached loses its pipes and exits.
         let mut worker = Worker::attach(
             Proc::forked(pid),
             OwnedFd::from(stdin_w).into(),
             OwnedFd::from(stdout_r).into(),
             OwnedFd::from(stderr_r).into(),
-        )?;
+        )
+        .map_err(ForkError::Local)?;
         worker.generation = self.generation;
         worker.loaded_rss = worker.rss().unwrap_or(0);
         Ok(worker)
+    }
+}
+
+/// Why [`Template::fork`] gave no worker.
+pub(super) enum ForkError {
+    /// The template is gone or did not answer (it has been killed): load another.
+    Gone(EngineError),
+    /// A resource of this process ran out (descriptors, threads): the template is
+    /// fine.
+    Local(EngineError),
+}
+
+impl From<ForkError> for EngineError {
+    fn from(e: ForkError) -> EngineError {
+        match e {
+            ForkError::Gone(e) | ForkError::Local(e) => e,
+        }
     }
 }
 
@@ -150,6 +169,13 @@ fn send_fds(socket: &UnixStream, fds: &[OwnedFd]) -> io::Result<()> {
     }
 }
 
+/// Received descriptors are close-on-exec at once where the system can (the child
+/// puts them in place with dup2, which clears the flag on the copies).
+#[cfg(not(target_vendor = "apple"))]
+const RECEIVE_FLAGS: libc::c_int = libc::MSG_CMSG_CLOEXEC;
+#[cfg(target_vendor = "apple")]
+const RECEIVE_FLAGS: libc::c_int = 0;
+
 /// Receives exactly `n` descriptors sent by [`send_fds`] on `socket`.
 fn receive_fds(socket: RawFd, n: usize) -> io::Result<Vec<OwnedFd>> {
     let bytes = n * std::mem::size_of::<RawFd>();
@@ -169,7 +195,7 @@ fn receive_fds(socket: RawFd, n: usize) -> io::Result<Vec<OwnedFd>> {
     msg.msg_controllen = space as _;
     let got = loop {
         // SAFETY: a valid descriptor and message.
-        let got = unsafe { libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        let got = unsafe { libc::recvmsg(socket, &mut msg, RECEIVE_FLAGS) };
         if got >= 0 {
             break got;
         }
@@ -222,6 +248,9 @@ pub(super) enum Forked {
 /// socket is closed.
 pub(super) fn fork_worker(control: RawFd, proto: RawFd) -> io::Result<Forked> {
     let fds = receive_fds(control, 3)?;
+    // What the load printed and Rust still buffers must not be printed again by
+    // every worker.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
     // The kernel reaps the workers: the template never waits for them.
     // SAFETY: setting a signal disposition.
     unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
