@@ -39,7 +39,8 @@
 #   SKIP_BUILD=1 RUNS=1 KINDS=static STATIC_FACTS=2000 scripts/bench-load.sh   # smoke run
 # Environment (defaults in brackets): RUNS [3], KINDS ["static dynamic int dynint
 #   long"], STATIC_FACTS [100000], DYNAMIC_FACTS [100000], INT_FACTS [1000000],
-#   DYNINT_FACTS [1000000], LONG_FACTS [40000], WORKERS ["1 2 4"], LOAD_TIMEOUT_MS
+#   DYNINT_FACTS [1000000], LONG_FACTS [40000], WORKERS ["1 2 4"], LOADERS ["consult
+#   charon"] (the CHARON_LOADER values to run), LOAD_TIMEOUT_MS
 #   [900000], BENCH_OUT [a new temporary folder], SKIP_BUILD [0] (1: use the
 #   existing ${CARGO_TARGET_DIR:-target}/release/charon), CHARON_BIN (a charon binary
 #   to use instead). Installs swi-prolog-nox, curl and python3 with apt-get when
@@ -55,6 +56,7 @@ INT_FACTS=${INT_FACTS:-1000000}
 DYNINT_FACTS=${DYNINT_FACTS:-1000000}
 LONG_FACTS=${LONG_FACTS:-40000}
 WORKERS=${WORKERS:-"1 2 4"}
+LOADERS=${LOADERS:-"consult charon"}
 LOAD_TIMEOUT_MS=${LOAD_TIMEOUT_MS:-900000}
 BENCH_OUT=${BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/charon-bench-load.XXXXXX")}
 mkdir -p "$BENCH_OUT"
@@ -167,7 +169,7 @@ for kind in $KINDS; do
     log "$kind: round $run of $RUNS"
     swi "$kind" "$file" "$run"
     for w in $WORKERS; do
-      for loader in consult charon; do
+      for loader in $LOADERS; do
         charon "$kind" "$file" "$loader" "$w" "$run" || true
       done
     done

@@ -210,6 +210,9 @@ pub struct ClauseSpan {
     pub predicate: Option<(String, usize)>,
     /// Whether it is a directive (`:- …`).
     pub directive: bool,
+    /// Whether it is a fact in functional notation, `name(…).`: no neck, no
+    /// operator at its top level.
+    pub fact: bool,
 }
 
 /// The clauses and directives of `src`, in order, with their byte ranges: what
@@ -224,7 +227,10 @@ pub fn clauses(src: &str) -> Vec<ClauseSpan> {
     scan::scan(src)
         .into_iter()
         .filter_map(|item| match item {
-            Item::Clause { head, span, .. } => Some(ClauseSpan {
+            Item::Clause {
+                head, span, fact, ..
+            } => Some(ClauseSpan {
+                fact,
                 bytes: offsets[span.start]..offsets[span.end.min(offsets.len() - 1)],
                 directive: head == Head::Directive,
                 predicate: match head {

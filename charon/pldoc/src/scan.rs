@@ -37,6 +37,8 @@ pub(crate) enum Item {
         line: usize,
         head: Head,
         span: std::ops::Range<usize>,
+        /// A fact in functional notation, `name(…).` (see [`plain_fact`]).
+        fact: bool,
     },
 }
 
@@ -952,6 +954,16 @@ fn count_group<'t>(toks: impl IntoIterator<Item = &'t Tok>) -> (usize, Option<us
     (args + usize::from(saw_token), None)
 }
 
+/// Whether a clause's tokens are a fact in functional notation: a name other than
+/// the neck and directive operators, `(` right after it, and the group it opens
+/// ends the clause (`f(a, g(b)).`, not `f(a) :- b.` nor `f(a), g.`).
+fn plain_fact(toks: &[Tok]) -> bool {
+    matches!(toks.first(), Some(Tok::Name { text, .. })
+        if ![":-", "?-", "-->", ",", ";", "|", "->", "*->", "\\+"].contains(&text.as_str()))
+        && toks.get(1) == Some(&Tok::OpenCT)
+        && count_group(&toks[1..]).1 == Some(toks.len() - 1)
+}
+
 /// Splits `src` into items. Text after the last clause end is read as a clause too,
 /// so a missing final `.` still shows up (the engine reports the syntax error).
 pub(crate) fn scan(src: &str) -> Vec<Item> {
@@ -995,6 +1007,7 @@ pub(crate) fn scan(src: &str) -> Vec<Item> {
         }
         items.push(Item::Clause {
             line,
+            fact: plain_fact(&toks),
             head: read_head(&toks, &mut ops),
             span: start..end,
         });
@@ -1168,8 +1181,24 @@ mod tests {
                     line: 4,
                     head: pred("p", 0),
                     span: 24..26,
+                    fact: false,
                 },
             ]
+        );
+    }
+
+    #[test]
+    fn plain_facts_are_told_from_rules_and_directives() {
+        let facts: Vec<bool> = crate::clauses(
+            "f(a, g(b, c)).\nf(X) :- g(X).\n:- dynamic(f/1).\nf('x)y', \")\", [1, 2]).\n\
+             f(a), g.\n':-'(h).\nk.\nm:f(a).\nf (a).\n",
+        )
+        .into_iter()
+        .map(|c| c.fact)
+        .collect();
+        assert_eq!(
+            facts,
+            [true, false, false, true, false, false, false, false, false]
         );
     }
 

@@ -299,8 +299,21 @@ impl Engine {
         // memory, and a serving worker would keep that.
         let started = Instant::now();
         let mut worker = self.fork_worker()?;
+        let kb = &self.inner.files.kb;
+        let source = std::fs::read_to_string(kb)
+            .ok()
+            .and_then(|text| analysis_text(&text))
+            .and_then(|text| {
+                self.inner
+                    .files
+                    .dir
+                    .write("analysis.pl", text.as_bytes())
+                    .ok()
+            })
+            .unwrap_or_else(|| kb.clone());
         let request = Request::Analyse {
-            file: self.inner.files.kb.display().to_string(),
+            file: kb.display().to_string(),
+            source: source.display().to_string(),
         };
         match worker.request(&request, Duration::from_secs(120)) {
             Ok(Response::Analysis { items }) => {
@@ -697,5 +710,45 @@ impl Engine {
             Failure::Died(m) => EngineError::Crashed(m),
             Failure::OutOfMemory => EngineError::MemoryLimit(self.inner.config.limits.memory),
         }
+    }
+}
+
+/// The knowledge base's text as the analysis needs it. A fact `name(…).` right
+/// after a fact of the same predicate adds nothing to what the analysis finds (a
+/// run of facts is one `defined` item), but reading it costs as much as loading
+/// it: such facts are left out, their line breaks kept so that every line keeps
+/// its number. `None` when none is left out.
+fn analysis_text(src: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut previous: Option<(String, usize)> = None;
+    for clause in charon_pldoc::clauses(src) {
+        let same = clause.fact && clause.predicate.is_some() && clause.predicate == previous;
+        if same {
+            out.push_str(&src[copied..clause.bytes.start]);
+            let lines = src[clause.bytes.clone()].matches('\n').count();
+            out.extend(std::iter::repeat_n('\n', lines));
+            copied = clause.bytes.end;
+        }
+        previous = if clause.fact { clause.predicate } else { None };
+    }
+    (copied > 0).then(|| {
+        out.push_str(&src[copied..]);
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn runs_of_facts_are_cut_to_their_first_with_every_line_kept() {
+        let src = "f(1).\nf(2).\n% c\nf(3,\n  x).\nf(4,\n  y).\ng(1).\nf(5) :- true.\nf(6).\n";
+        let out = super::analysis_text(src).expect("facts left out");
+        assert_eq!(
+            out,
+            "f(1).\n\n% c\nf(3,\n  x).\n\n\ng(1).\nf(5) :- true.\nf(6).\n"
+        );
+        assert_eq!(out.lines().count(), src.lines().count());
+        assert_eq!(super::analysis_text("f(1).\ng(1).\n"), None);
     }
 }

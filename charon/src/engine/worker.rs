@@ -398,9 +398,11 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
                 result: binding(machine, q, "R"),
             }
         }
-        Request::Analyse { file } => {
+        Request::Analyse { file, source } => {
             let mut q = String::from("'$charon_analyse'(");
             write_atom(&mut q, &file);
+            q.push_str(", ");
+            write_atom(&mut q, &source);
             q.push_str(", R).");
             let items = match binding(machine, q, "R") {
                 Some(PlTerm::List(items)) => items,

@@ -585,7 +585,7 @@
            catch(op(0, T, N), _, true)),
     forall(member(op(P, T, N), Ops), catch(op(P, T, N), _, true)).
 
-% '$charon_analyse'(+File, -Items): what the analysis needs from File and the local
+% '$charon_analyse'(+File, +Source, -Items): what the analysis needs from File and the local
 % files it loads, read as the loader reads them (operator directives applied as
 % they come, rules rewritten as loaded). Items:
 %   rule(M, Name, Arity, Body)  a rule of module M (a DCG rule's body is dcg(Body))
@@ -596,15 +596,19 @@
 %   undefined(M, Name, Arity)  a goal of a rule or directive of module M that
 %                             nothing defines now the knowledge base has loaded
 %   problem(Text)             why the file could not be read fully
-% The operator table is put back as it was afterwards.
-'$charon_analyse'(File, Items) :-
+% The text of File itself is read from Source: File, or File with the runs of
+% facts cut short (see `analysis_text` in engine/mod.rs). The operator table is
+% put back as it was afterwards.
+'$charon_analyse'(File, Source, Items) :-
     findall(op(P, T, N), current_op(P, T, N), After),
     retractall('$charon_after_op'(_, _, _)),
     forall(member(op(P, T, N), After), assertz('$charon_after_op'(P, T, N))),
     findall(op(P, T, N), '$charon_initial_op'(P, T, N), Before),
     '$charon_set_ops'(Before),
     catch(( '$charon_main_module'(File, Main),
-            '$charon_read_file'(File, user, [], _, Items0, []) ), E,
+            open(Source, read, S),
+            '$charon_read_terms'(S, File, user, [File], _, none, Items0, []),
+            close(S) ), E,
           ( '$charon_show'(E, A), Items0 = [problem(A)] )),
     '$charon_set_ops'(After),
     ( var(Main) -> Main = user ; true ),
