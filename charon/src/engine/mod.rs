@@ -299,21 +299,13 @@ impl Engine {
         // memory, and a serving worker would keep that.
         let started = Instant::now();
         let mut worker = self.fork_worker()?;
-        let kb = &self.inner.files.kb;
-        let source = std::fs::read_to_string(kb)
-            .ok()
-            .and_then(|text| analysis_text(&text))
-            .and_then(|text| {
-                self.inner
-                    .files
-                    .dir
-                    .write("analysis.pl", text.as_bytes())
-                    .ok()
-            })
-            .unwrap_or_else(|| kb.clone());
+        // The fork cuts the file short for the reader (see `analysis_text`): the
+        // memory that takes goes with it.
         let request = Request::Analyse {
-            file: kb.display().to_string(),
-            source: source.display().to_string(),
+            file: self.inner.files.kb.display().to_string(),
+            source: (self.inner.files.dir.path().join("analysis.pl"))
+                .display()
+                .to_string(),
         };
         match worker.request(&request, Duration::from_secs(120)) {
             Ok(Response::Analysis { items }) => {
@@ -718,7 +710,7 @@ impl Engine {
 /// run of facts is one `defined` item), but reading it costs as much as loading
 /// it: such facts are left out, their line breaks kept so that every line keeps
 /// its number. `None` when none is left out.
-fn analysis_text(src: &str) -> Option<String> {
+pub(super) fn analysis_text(src: &str) -> Option<String> {
     let mut out = String::new();
     let mut copied = 0;
     let mut previous: Option<(String, usize)> = None;

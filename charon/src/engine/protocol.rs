@@ -44,8 +44,8 @@ pub(crate) enum Request {
         module: String,
         predicates: Option<Vec<(String, usize)>>,
     },
-    /// Read `file` (and the local files it loads) for the analysis of effects,
-    /// taking the text of `file` itself from `source` (see `analysis_text`).
+    /// Read `file` (and the local files it loads) for the analysis of effects;
+    /// `file` cut short for it (see `analysis_text`) is written to `source` first.
     Analyse { file: String, source: String },
     /// To a template only: fork a worker, whose pipes follow on the template's
     /// socket (see `template`).

@@ -399,10 +399,23 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
             }
         }
         Request::Analyse { file, source } => {
+            let cut = std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|text| super::analysis_text(&text))
+                .is_some_and(|text| {
+                    use std::os::unix::fs::OpenOptionsExt;
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .mode(0o600)
+                        .open(&source)
+                        .and_then(|mut f| f.write_all(text.as_bytes()))
+                        .is_ok()
+                });
             let mut q = String::from("'$charon_analyse'(");
             write_atom(&mut q, &file);
             q.push_str(", ");
-            write_atom(&mut q, &source);
+            write_atom(&mut q, if cut { &source } else { &file });
             q.push_str(", R).");
             let items = match binding(machine, q, "R") {
                 Some(PlTerm::List(items)) => items,
