@@ -471,6 +471,17 @@ fn closure(
     defined: &HashSet<Pi>,
     dangling: &Dangling,
 ) -> HashMap<Pi, Effect> {
+    // In a fixed order: of two effects of one level, the first found is the one
+    // reported, and `charon check` says the same at every run.
+    let mut calls: Vec<(&Pi, Vec<&Callee>)> = calls
+        .iter()
+        .map(|(pi, callees)| {
+            let mut callees: Vec<&Callee> = callees.iter().collect();
+            callees.sort();
+            (pi, callees)
+        })
+        .collect();
+    calls.sort_by(|a, b| a.0.cmp(b.0));
     let mut effects: HashMap<Pi, Effect> = HashMap::new();
     let raise = |effects: &mut HashMap<Pi, Effect>, pi: &Pi, e: Effect| {
         let stronger = effects.get(pi).is_none_or(|old| e.level > old.level);
@@ -479,7 +490,8 @@ fn closure(
         }
         stronger
     };
-    for (pi, callees) in calls {
+    for (pi, callees) in &calls {
+        let pi = *pi;
         for c in callees {
             let e = match c {
                 Callee::Effect(level, reason) => Effect {
@@ -522,7 +534,8 @@ fn closure(
     }
     loop {
         let mut changed = false;
-        for (pi, callees) in calls {
+        for (pi, callees) in &calls {
+            let pi = *pi;
             for c in callees {
                 if let Callee::Pred(m, n, a) = c {
                     for q in resolve(defined, pi, m, n, *a) {
@@ -558,6 +571,8 @@ fn resolve(
         .iter()
         .filter(|pi| pi.1 == name && pi.2 == arity)
         .cloned()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
         .collect()
 }
 

@@ -491,6 +491,123 @@ fn an_operator_declared_below_the_declaration_does_not_break_the_file() {
     );
 }
 
+/// Terms scryer 0.10's writer gets wrong in one form or another (a prefix operator
+/// before an opening parenthesis, a symbol atom before the full stop, `'$VAR'`
+/// terms as data, operators as atoms, a predicate that is an operator, a
+/// knowledge base's own operator), built by a write from hostile atoms: after a
+/// compaction the file alone gives back every clause.
+const SHAPES: &str = r#":- use_module(library(terms)).
+:- dynamic(t/1).
+:- dynamic((-)/2).
+:- dynamic(r/1).
+:- dynamic(u/4).
+%! put(+A:atom) is det.
+put(A) :-
+    forall(shape(A, T), assertz(t(T))),
+    atom_chars(A, Cs),
+    assertz(u(A, -1, Cs, -2.5e-7)), assertz(u(A, 18446744073709551616, [], A)),
+    assertz(A - (+)), assertz(A - (-)), assertz(A - A),
+    assertz((r(X) :- X = '$VAR'(A))),
+    assertz((r(X) :- X = '$VAR'(1), \+ X = -((A, A)))),
+    assertz((r(X) :- X == (A ===> (-)))),
+    assertz((r(X) :- X = "text", A = (-))).
+shape(A, -(A)).
+shape(A, -((A, A))).
+shape(A, \+ (A ; A)).
+shape(A, '$VAR'(A)).
+shape(_, '$VAR'(1)).
+shape(_, '$VAR'('Foo')).
+shape(A, f((A :- A))).
+shape(A, {A}).
+shape(A, [A|A]).
+shape(A, A-(-)).
+shape(_, -(1)).
+shape(_, -(-(1))).
+shape(_, 1 - (-1)).
+shape(_, -(1.5)).
+shape(_, - (1.0e-300)).
+shape(A, (A = (\+))).
+shape(A, (A = (-))).
+shape(_, - - a).
+shape(A, (A ===> A)).
+shape(_, (===>)).
+shape(_, -(===>)).
+shape(_, -(-)).
+shape(_, [-]).
+shape(A, (A :- A, A)).
+shape(A, - {A}).
+shape(A, - [A]).
+shape(A, f(A, -)).
+%! dump(-T:string) is nondet.
+dump(S) :-
+    (   clause(t(T), true), W = t(T)
+    ;   clause(X - Y, true), W = (X - Y)
+    ;   clause(r(X), B), W = (r(X) :- B)
+    ;   clause(u(P, Q, R, T), true), W = u(P, Q, R, T)
+    ),
+    numbervars(W, 0, _),
+    write_term_to_chars(W, [quoted(true), ignore_ops(true)], Cs),
+    atom_chars(S, Cs).
+"#;
+
+#[test]
+fn terms_the_writer_gets_wrong_come_back_from_the_compacted_file() {
+    let op = ":- op(700, xfx, ===>).\n";
+    // The operator in force where the clauses land, and only below them.
+    for text in [
+        format!("{op}{SHAPES}"),
+        SHAPES.replace("%! put(", &format!("{op}%! put(")),
+    ] {
+        let (_dir, path) = kb_from(&text);
+        let atoms = [
+            "a",
+            "-",
+            "+",
+            "===>",
+            ",",
+            "|",
+            "[]",
+            "{}",
+            "'",
+            "''",
+            "\\",
+            ":-",
+            "\\+",
+            "end_of_file",
+            "$VAR",
+            "A",
+            "_",
+            ".",
+            "%",
+            "/*",
+            "x y",
+            "- (",
+            "0'",
+        ];
+        let before = {
+            let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+            for a in atoms {
+                kb.call("put", &json!({ "A": a })).expect("put");
+            }
+            kb.checkpoint().expect("the compaction writes every clause");
+            kb.call("dump", &json!({})).expect("dump")
+        };
+        assert!(journal(&path).lines().count() <= 1, "{}", journal(&path));
+        let file = std::fs::read_to_string(&path).expect("read");
+        let kb = KnowledgeBase::load_with(&path, config())
+            .unwrap_or_else(|e| panic!("the compacted file loads: {e}\n{file}"));
+        let after = kb.call("dump", &json!({})).expect("dump");
+        let (b, a) = (
+            before.as_array().expect("list"),
+            after.as_array().expect("list"),
+        );
+        assert_eq!(b.len(), a.len(), "{file}");
+        for (x, y) in b.iter().zip(a) {
+            assert_eq!(x, y, "\n{file}");
+        }
+    }
+}
+
 #[test]
 fn a_private_file_stays_private_and_a_symbolic_link_is_followed() {
     use std::os::unix::fs::PermissionsExt;

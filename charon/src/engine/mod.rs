@@ -401,6 +401,7 @@ impl Engine {
         }
         let started = Instant::now();
         let listing = self.listing(worker, module, persister.touched(), deadline)?;
+        let listed_ms = started.elapsed().as_millis() as u64;
         // Workers that load while the file is replaced cannot tell which one they read.
         self.inner.file_epoch.fetch_add(1, Ordering::AcqRel);
         let result = persister.compact(listing);
@@ -411,7 +412,7 @@ impl Engine {
         }
         self.inner.file_epoch.fetch_add(1, Ordering::AcqRel);
         result.map_err(|e| EngineError::Persist(e.to_string()))?;
-        tracing::info!(target: "charon::persist", file = %persister.path().display(), elapsed_ms = started.elapsed().as_millis() as u64, "journal folded into the file");
+        tracing::info!(target: "charon::persist", file = %persister.path().display(), listed_ms, elapsed_ms = started.elapsed().as_millis() as u64, "journal folded into the file");
         Ok(())
     }
 

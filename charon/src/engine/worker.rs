@@ -380,8 +380,12 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
                         if i > 0 {
                             q.push(',');
                         }
+                        // Bracketed: a name that is an operator (`-`, `===>`)
+                        // before `/` is a syntax error, which scryer's query
+                        // reader answers with a panic.
+                        q.push('(');
                         write_atom(&mut q, name);
-                        q.push_str(&format!("/{arity}"));
+                        q.push_str(&format!(")/{arity}"));
                     }
                     q.push_str("], R).");
                 }
