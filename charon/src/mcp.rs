@@ -444,8 +444,9 @@ pub fn http_config(guard: &crate::http::Guard) -> StreamableHttpServerConfig {
     }
 }
 
-/// Limits of MCP over HTTP, besides those every call has (the knowledge base's
-/// admission limit and time limit apply to tool calls as to HTTP calls).
+/// Settings of MCP over HTTP: who may call, and limits besides those every call has
+/// (the knowledge base's admission limit and time limit apply to tool calls as to
+/// HTTP calls).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct McpHttpOptions {
@@ -455,6 +456,9 @@ pub struct McpHttpOptions {
     /// A session without any request for this long is closed; its client
     /// initializes again.
     pub idle_timeout: std::time::Duration,
+    /// Who may call (default [`Guard::open`](crate::http::Guard::open), for an
+    /// endpoint mounted in an application; see [`router`]).
+    pub guard: crate::http::Guard,
 }
 
 impl Default for McpHttpOptions {
@@ -462,6 +466,7 @@ impl Default for McpHttpOptions {
         McpHttpOptions {
             max_sessions: 1000,
             idle_timeout: std::time::Duration::from_secs(300),
+            guard: crate::http::Guard::open(),
         }
     }
 }
@@ -478,6 +483,36 @@ impl McpHttpOptions {
         self.idle_timeout = idle;
         self
     }
+
+    /// These options with another access policy.
+    pub fn with_guard(mut self, guard: crate::http::Guard) -> Self {
+        self.guard = guard;
+        self
+    }
+}
+
+/// MCP over HTTP as a router to nest in an application, at the path of its choice:
+/// the endpoint answers at the router's root, it has no fallback of its own (the
+/// application's answers every other path), and it needs no state of the
+/// application's (`.with_state(())` makes it fit a router of any state type).
+///
+/// ```no_run
+/// # async fn app(kb: std::sync::Arc<charon::KnowledgeBase>) {
+/// use charon::mcp::{McpHttpOptions, McpServer};
+/// let app = axum::Router::new()
+///     .route("/", axum::routing::get(|| async { "my app" }))
+///     .nest("/mcp", charon::mcp::router(McpServer::new(kb), McpHttpOptions::default()))
+///     .fallback(|| async { "the app's own 404" });
+/// # let _ = app;
+/// # }
+/// ```
+///
+/// The endpoint checks `options.guard` (by default any host name, same-origin
+/// pages, no token: the application decides who reaches it), the session limits,
+/// and every posted body as [`http_router_with`] describes.
+pub fn router(server: McpServer, options: McpHttpOptions) -> axum::Router {
+    let guard = options.guard.clone();
+    crate::http::guarded(endpoint(server, &guard, &options), guard)
 }
 
 /// The whole MCP-over-HTTP app with the default limits; see [`http_router_with`].
@@ -485,15 +520,33 @@ pub fn http_router(server: McpServer, guard: crate::http::Guard) -> axum::Router
     http_router_with(server, guard, McpHttpOptions::default())
 }
 
-/// The whole MCP-over-HTTP app: the streamable HTTP service at `/mcp`, behind
-/// `guard` (Host, Origin, token), the session limits of `options`, and a JSON-RPC
-/// check of every posted body: a body that is not JSON (-32700, HTTP 400), one over
-/// 1 MiB (-32600, HTTP 413), `params` that are not an object, or `tools/call`
-/// `arguments` that are not an object (-32602, with the request's id).
+/// The whole MCP-over-HTTP app, as `charon mcp` serves it: the streamable HTTP
+/// service at `/mcp`, problem details for every other path, all behind `guard`
+/// (Host, Origin, token), the session limits of `options`, and a JSON-RPC check of
+/// every posted body: a body that is not JSON (-32700, HTTP 400), one over 1 MiB
+/// (-32600, HTTP 413), `params` that are not an object, or `tools/call` `arguments`
+/// that are not an object (-32602, with the request's id). To mount MCP in an
+/// application of your own, use [`router`].
 pub fn http_router_with(
     server: McpServer,
     guard: crate::http::Guard,
     options: McpHttpOptions,
+) -> axum::Router {
+    let app = axum::Router::new()
+        .nest("/mcp", endpoint(server, &guard, &options))
+        .fallback(|req: axum::extract::Request| async move {
+            use axum::response::IntoResponse;
+            crate::http::Problem::not_found(req.uri().path()).into_response()
+        });
+    crate::http::guarded(app, guard)
+}
+
+/// The streamable HTTP service at `/`, with the session limits and the body checks
+/// (no guard, no fallback).
+fn endpoint(
+    server: McpServer,
+    guard: &crate::http::Guard,
+    options: &McpHttpOptions,
 ) -> axum::Router {
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(options.idle_timeout);
@@ -501,7 +554,7 @@ pub fn http_router_with(
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         manager.clone(),
-        http_config(&guard),
+        http_config(guard),
     );
     let sessions = Arc::new(Sessions {
         manager,
@@ -509,16 +562,11 @@ pub fn http_router_with(
         max: options.max_sessions.max(1),
         idle: options.idle_timeout,
     });
-    let app = axum::Router::new()
-        .nest_service("/mcp", service)
-        .fallback(|req: axum::extract::Request| async move {
-            use axum::response::IntoResponse;
-            crate::http::Problem::not_found(req.uri().path()).into_response()
-        })
+    axum::Router::new()
+        .route_service("/", service)
         .layer(axum::middleware::from_fn(move |req, next| {
             precheck(req, next, sessions.clone())
-        }));
-    crate::http::guarded(app, guard)
+        }))
 }
 
 /// When a request reached the server (set by `precheck`, read by `call_tool`).

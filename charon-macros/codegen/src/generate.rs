@@ -127,18 +127,47 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
                 &self.kb
             }
 
-            /// The HTTP API of these operations, to nest in an axum app (of any
-            /// state type: the routes need no state of the app's).
+            /// The HTTP API of these operations, to nest in an axum app at any
+            /// path (`.nest("/kb", kb.router())`), before or after the app's
+            /// `.with_state` (the routes need no state of the app's). It answers
+            /// whatever host name the app is served under, and refuses cross-site
+            /// pages; see [`router_with`](Self::router_with) for a token, CORS or
+            /// other origins.
             pub fn router<S>(&self) -> ::charon::__private::axum::Router<S>
             where
                 S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
             {
-                ::charon::http::router(::charon::__private::Arc::clone(&self.kb)).with_state(())
+                self.router_with(::charon::http::HttpOptions::default())
+            }
+
+            /// [`router`](Self::router) with other options: who may call
+            /// (`HttpOptions::default().with_guard(Guard::open().with_token(…))`),
+            /// the body limit, `/explain`.
+            pub fn router_with<S>(
+                &self,
+                options: ::charon::http::HttpOptions,
+            ) -> ::charon::__private::axum::Router<S>
+            where
+                S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+            {
+                ::charon::http::router_with(::charon::__private::Arc::clone(&self.kb), options)
+                    .with_state(())
             }
 
             /// The MCP server of these operations (one tool each).
             pub fn mcp_server(&self) -> ::charon::mcp::McpServer {
                 ::charon::mcp::McpServer::new(::charon::__private::Arc::clone(&self.kb))
+            }
+
+            /// MCP over HTTP for these operations, to nest in an axum app at the
+            /// path of its choice (`.nest("/mcp", kb.mcp_router())`): no fallback
+            /// of its own, any state type; see `charon::mcp::router`.
+            pub fn mcp_router<S>(&self) -> ::charon::__private::axum::Router<S>
+            where
+                S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+            {
+                ::charon::mcp::router(self.mcp_server(), ::charon::mcp::McpHttpOptions::default())
+                    .with_state(())
             }
 
             /// The same methods, blocking: for synchronous code.

@@ -4,7 +4,10 @@
 //! Binding to loopback does not keep a local server private from the user's own
 //! browser: any page can send a "simple" cross-site `POST` (a form) without a CORS
 //! preflight, and a DNS-rebinding page can read `GET` answers under its own host
-//! name. So every request is checked, before routing:
+//! name. So every request is checked, before routing. (A router mounted in an
+//! application, with [`HttpOptions`](super::HttpOptions)' default [`Guard::open`],
+//! leaves the host name to the application — it serves its own names — and keeps
+//! the origin checks; `charon http` starts from [`Guard::for_bind`], all checks on.)
 //!
 //! 1. **Host**: the `Host` header (or the URI's authority) must name an accepted host:
 //!    the loopback names by default (`localhost`, `127.0.0.1`, `[::1]`, any port), plus
@@ -85,6 +88,19 @@ impl Default for Guard {
 }
 
 impl Guard {
+    /// The policy of a router mounted in an application, the default of
+    /// [`HttpOptions`](super::HttpOptions): which host names reach the application
+    /// is its own business, so every `Host` is accepted; pages of the host a
+    /// request is for (same-origin) may call, other sites' pages may not unless
+    /// named with [`allow_origin`](Self::allow_origin) or
+    /// [`allow_cors`](Self::allow_cors); no token unless
+    /// [`with_token`](Self::with_token). A server of its own (as `charon http`
+    /// runs) should start from [`for_bind`](Self::for_bind), which also refuses
+    /// host names it was not given (DNS rebinding).
+    pub fn open() -> Self {
+        Guard::default().allow_host("*")
+    }
+
     /// The policy for a server bound to `host`: the loopback names, plus `host` itself
     /// unless it is a wildcard address (`0.0.0.0`, `::`), which names no host a
     /// client could send — name those with [`allow_host`](Self::allow_host).
@@ -154,16 +170,17 @@ impl Guard {
         self.hosts.iter().any(|h| h == "*" || h == name)
     }
 
-    fn origin_allowed(&self, origin: &str) -> bool {
+    fn origin_allowed(&self, origin: &str, host: Option<&str>) -> bool {
         if self.origins.iter().chain(&self.cors).any(|o| o == origin) {
             return true;
         }
-        // A page of an accepted host, named (the server's own pages among them):
+        // A page of an accepted host, named (the server's own pages among them), or
+        // of the host the request is for when that one is accepted (same-origin):
         // `--allow-host '*'` turns off the rebinding defence, not this one.
         match origin.split_once("://") {
             Some(("http" | "https", rest)) => {
                 let name = host_name(rest);
-                self.hosts.contains(&name)
+                self.hosts.contains(&name) || host == Some(name.as_str())
             }
             _ => false,
         }
@@ -200,15 +217,16 @@ impl Guard {
             Some(h) => Some(h.to_str().unwrap_or("(not text)").to_string()),
             None => req.uri().authority().map(|a| a.to_string()),
         };
-        if let Some(host) = host {
-            let name = host_name(&host);
+        let host = host.map(|h| host_name(&h));
+        if let Some(name) = &host {
+            let name = name.clone();
             if !self.host_allowed(&name) {
                 return Some(Problem::refused(
                     StatusCode::FORBIDDEN,
                     "forbidden-host",
                     "Host not accepted",
                     format!(
-                        "requests for host `{name}` are not accepted (a defence against DNS rebinding); if clients reach this server under that name, start it with --allow-host {name}"
+                        "requests for host `{name}` are not accepted (a defence against DNS rebinding); if clients reach this server under that name, start it with --allow-host {name} (in a Rust app: Guard::allow_host, or Guard::open to leave the host to the app)"
                     ),
                 )
                 .into_response());
@@ -234,13 +252,13 @@ impl Guard {
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("(not text)");
-            if !self.origin_allowed(&normalise_origin(origin)) {
+            if !self.origin_allowed(&normalise_origin(origin), host.as_deref()) {
                 return Some(Problem::refused(
                     StatusCode::FORBIDDEN,
                     "forbidden-origin",
                     "Origin not accepted",
                     format!(
-                        "requests from pages of `{origin}` are not accepted (a defence against cross-site requests); to accept them start the server with --allow-origin {origin}, or --cors-origin {origin} to let its scripts read the answers too"
+                        "requests from pages of `{origin}` are not accepted (a defence against cross-site requests); to accept them start the server with --allow-origin {origin}, or --cors-origin {origin} to let its scripts read the answers too (in a Rust app: Guard::allow_origin, Guard::allow_cors)"
                     ),
                 )
                 .into_response());
@@ -409,17 +427,23 @@ mod tests {
     #[test]
     fn origins_of_accepted_hosts_pass_and_others_do_not() {
         let guard = Guard::for_bind("127.0.0.1").allow_host("api.example");
-        assert!(guard.origin_allowed("http://localhost:5173"));
-        assert!(guard.origin_allowed("https://api.example"));
-        assert!(!guard.origin_allowed("http://attacker.example"));
-        assert!(!guard.origin_allowed("null"));
+        assert!(guard.origin_allowed("http://localhost:5173", None));
+        assert!(guard.origin_allowed("https://api.example", None));
+        assert!(!guard.origin_allowed("http://attacker.example", None));
+        assert!(!guard.origin_allowed("null", None));
         let any = guard.clone().allow_host("*");
         assert!(
-            !any.origin_allowed("http://attacker.example"),
+            !any.origin_allowed("http://attacker.example", None),
             "* is for hosts only"
         );
         let guard = guard.allow_origin("https://App.example:443/");
-        assert!(guard.origin_allowed(&normalise_origin("https://app.example")));
+        assert!(guard.origin_allowed(&normalise_origin("https://app.example"), None));
+        // Same-origin: a page of the host the request is for, when that host is
+        // accepted (any host, for a router mounted in an app).
+        let open = Guard::open();
+        assert!(open.origin_allowed("https://myapp.example.com", Some("myapp.example.com")));
+        assert!(!open.origin_allowed("https://attacker.example", Some("myapp.example.com")));
+        assert!(!open.origin_allowed("https://myapp.example.com", None));
     }
 
     #[test]

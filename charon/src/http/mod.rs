@@ -42,8 +42,10 @@ use crate::{KnowledgeBase, OpId};
 pub struct HttpOptions {
     /// Largest request body accepted, in bytes (413 beyond).
     pub body_limit: usize,
-    /// Who may call: accepted hosts and origins, a token, CORS (default: loopback
-    /// names only, no token, no CORS).
+    /// Who may call: accepted hosts and origins, a token, CORS (default:
+    /// [`Guard::open`], for a router mounted in an application: any host name,
+    /// same-origin pages, no token, no CORS; a server of its own starts from
+    /// [`Guard::for_bind`]).
     pub guard: Guard,
     /// Serve `POST /explain` (a call's answer with its proof trees). Off by
     /// default: a proof shows the clauses and facts behind an answer, which an API
@@ -55,7 +57,7 @@ impl Default for HttpOptions {
     fn default() -> Self {
         HttpOptions {
             body_limit: 1 << 20,
-            guard: Guard::default(),
+            guard: Guard::open(),
             explain: false,
         }
     }

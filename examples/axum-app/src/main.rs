@@ -1,6 +1,6 @@
-//! An existing axum application that uses a knowledge base two ways: it mounts the
-//! generated HTTP API under `/kb` next to its own routes, and one of its own handlers
-//! calls a typed method. Everything sits behind the application's own tower layers.
+//! An existing axum application that uses a knowledge base three ways: it mounts the
+//! generated HTTP API under `/kb` and MCP over HTTP at `/mcp` next to its own routes,
+//! and one of its own handlers calls a typed method. Everything sits behind the application's own tower layers.
 //!
 //! ```sh
 //! cargo run --release -p charon-example-axum            # serves on 127.0.0.1:3000
@@ -26,6 +26,7 @@ fn app(meds: Meds) -> Router {
         .route("/", get(|| async { "pharmacy app: see /kb/openapi.json" }))
         .route("/screen", get(screen))
         .nest("/kb", meds.router())
+        .nest("/mcp", meds.mcp_router()) // MCP over HTTP at /mcp
         .with_state(meds)
         .layer(middleware::from_fn(served_by))
         .layer(ConcurrencyLimitLayer::new(256))
