@@ -115,6 +115,17 @@ pub mod __private {
         serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
     }
 
+    /// A `list(atom)`/`list(string)` argument as JSON: any slice of text (`&[&str]`,
+    /// `&[String]`, `&Vec<String>`, …).
+    pub fn text_list<T: AsRef<str>>(items: &[T]) -> serde_json::Value {
+        serde_json::Value::Array(
+            items
+                .iter()
+                .map(|s| serde_json::Value::String(s.as_ref().to_string()))
+                .collect(),
+        )
+    }
+
     /// A float argument as JSON. One that JSON cannot carry (NaN, ±inf) becomes its
     /// name as a string, so the argument check says "found string \"NaN\"".
     pub fn float_input(value: &f64) -> serde_json::Value {

@@ -435,7 +435,12 @@ pub fn http_config(guard: &crate::http::Guard) -> StreamableHttpServerConfig {
         .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
         .collect();
     origins.extend(guard.origins().map(str::to_string));
-    let config = StreamableHttpServerConfig::default().with_allowed_origins(origins);
+    let config = if guard.accepts_same_origin() {
+        // Same-origin pages of whatever host: the guard checks origins itself.
+        StreamableHttpServerConfig::default().disable_allowed_origins()
+    } else {
+        StreamableHttpServerConfig::default().with_allowed_origins(origins)
+    };
     if named.len() < guard.hosts().len() {
         // `*`: any host (the origins stay as named).
         config.disable_allowed_hosts()
@@ -512,7 +517,7 @@ impl McpHttpOptions {
 /// and every posted body as [`http_router_with`] describes.
 pub fn router(server: McpServer, options: McpHttpOptions) -> axum::Router {
     let guard = options.guard.clone();
-    crate::http::guarded(endpoint(server, &guard, &options), guard)
+    crate::http::guarded(endpoint(server, &guard, &options, false), guard)
 }
 
 /// The whole MCP-over-HTTP app with the default limits; see [`http_router_with`].
@@ -525,15 +530,17 @@ pub fn http_router(server: McpServer, guard: crate::http::Guard) -> axum::Router
 /// (Host, Origin, token), the session limits of `options`, and a JSON-RPC check of
 /// every posted body: a body that is not JSON (-32700, HTTP 400), one over 1 MiB
 /// (-32600, HTTP 413), `params` that are not an object, or `tools/call` `arguments`
-/// that are not an object (-32602, with the request's id). To mount MCP in an
-/// application of your own, use [`router`].
+/// that are not an object (-32602, with the request's id). (`guard` is the policy;
+/// `options.guard` is not read.) To mount MCP in an application of your own, use
+/// [`router`].
 pub fn http_router_with(
     server: McpServer,
     guard: crate::http::Guard,
     options: McpHttpOptions,
 ) -> axum::Router {
     let app = axum::Router::new()
-        .nest("/mcp", endpoint(server, &guard, &options))
+        // `/mcp`, `/mcp/` and below, as clients are configured.
+        .nest_service("/mcp", endpoint(server, &guard, &options, true))
         .fallback(|req: axum::extract::Request| async move {
             use axum::response::IntoResponse;
             crate::http::Problem::not_found(req.uri().path()).into_response()
@@ -541,12 +548,13 @@ pub fn http_router_with(
     crate::http::guarded(app, guard)
 }
 
-/// The streamable HTTP service at `/`, with the session limits and the body checks
-/// (no guard, no fallback).
+/// The streamable HTTP service at `/` (and at every path below when `everywhere`),
+/// with the session limits and the body checks; no guard.
 fn endpoint(
     server: McpServer,
     guard: &crate::http::Guard,
     options: &McpHttpOptions,
+    everywhere: bool,
 ) -> axum::Router {
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(options.idle_timeout);
@@ -562,11 +570,15 @@ fn endpoint(
         max: options.max_sessions.max(1),
         idle: options.idle_timeout,
     });
-    axum::Router::new()
-        .route_service("/", service)
-        .layer(axum::middleware::from_fn(move |req, next| {
-            precheck(req, next, sessions.clone())
-        }))
+    let router = axum::Router::new().route_service("/", service.clone());
+    let router = if everywhere {
+        router.fallback_service(service)
+    } else {
+        router
+    };
+    router.layer(axum::middleware::from_fn(move |req, next| {
+        precheck(req, next, sessions.clone())
+    }))
 }
 
 /// When a request reached the server (set by `precheck`, read by `call_tool`).

@@ -62,6 +62,8 @@ fn get_req(path: &str) -> Request<Body> {
 fn rpc(session: Option<&str>, body: Value) -> Request<Body> {
     let mut req = Request::post("/mcp")
         .header(header::HOST, HOST)
+        // A page of the app itself (same origin) may use it.
+        .header(header::ORIGIN, "https://myapp.example.com")
         .header(header::CONTENT_TYPE, "application/json")
         .header(header::ACCEPT, "application/json, text/event-stream");
     if let Some(id) = session {

@@ -205,6 +205,10 @@ fn out_ty(ty: &Type) -> TokenStream {
 fn in_ty(ty: &Type) -> TokenStream {
     match ty {
         Type::Atom | Type::String => quote!(&::core::primitive::str),
+        // Any slice of text: `&["a", "b"]` as well as `&names` of `Vec<String>`.
+        Type::List(inner) if matches!(**inner, Type::Atom | Type::String) => {
+            quote!(&[impl ::core::convert::AsRef<::core::primitive::str>])
+        }
         Type::List(inner) => {
             let inner = out_ty(inner);
             quote!(&[#inner])
@@ -240,8 +244,11 @@ fn method(plan: &Plan, m: &MethodPlan, flavor: Flavor) -> TokenStream {
     });
     let inputs = m.params.iter().map(|p| {
         let name = &p.ident;
-        match p.ty {
+        match &p.ty {
             Type::Float | Type::Number => quote!(::charon::__private::float_input(&#name)),
+            Type::List(inner) if matches!(**inner, Type::Atom | Type::String) => {
+                quote!(::charon::__private::text_list(#name))
+            }
             _ => quote!(::charon::__private::input(&#name)),
         }
     });

@@ -40,7 +40,7 @@ fn generates_type_methods_structs_and_tracking() {
     assert!(out.contains("rename = \"Substance\""), "{out}");
     assert!(
         out.contains(
-            "pub async fn pim_check (& self , age : :: core :: primitive :: i64 , drugs : & [:: std :: string :: String])"
+            "pub async fn pim_check (& self , age : :: core :: primitive :: i64 , drugs : & [impl :: core :: convert :: AsRef < :: core :: primitive :: str >])"
         ),
         "{out}"
     );

@@ -535,8 +535,9 @@
 '$charon_full_stop'(Cs0, Cs) :- append(Cs0, ".", Cs).
 '$charon_full_stop'(Cs0, Cs) :- append(Cs0, " .", Cs).
 % A fact whose text is the same under any operators and cannot run into the full
-% stop: its name and its atoms are no operator's, every argument is a number, an
-% atom or a string (most data, and four times quicker to write than to check).
+% stop: its name and its atoms are no operator's, every argument is an integer, a
+% float, an atom or a string (most data, and four times quicker to write than to
+% check). Not a rational: scryer writes 1 rdiv 3, which reads back as a compound.
 '$charon_plain_fact'(C, Extra) :-
     \+ C = (_ :- _),
     functor(C, F, N),
@@ -546,7 +547,8 @@
 '$charon_plain_args'(0, _, _) :- !.
 '$charon_plain_args'(N, C, Extra) :-
     arg(N, C, A),
-    (   number(A) -> true
+    (   integer(A) -> true
+    ;   float(A) -> true
     ;   atom(A) -> '$charon_no_op'(A, Extra)
     ;   A = [_|_] -> '$is_partial_string'(A)
     ),

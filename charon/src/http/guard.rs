@@ -63,6 +63,9 @@ pub struct Guard {
     /// Origins that get CORS headers.
     cors: Vec<String>,
     token: Option<String>,
+    /// Pages of the host a request is for may call ([`Guard::open`] only: with
+    /// named hosts, an accepted host's pages are its pages already).
+    same_origin: bool,
 }
 
 impl std::fmt::Debug for Guard {
@@ -72,6 +75,7 @@ impl std::fmt::Debug for Guard {
             .field("origins", &self.origins)
             .field("cors", &self.cors)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
+            .field("same_origin", &self.same_origin)
             .finish()
     }
 }
@@ -83,6 +87,7 @@ impl Default for Guard {
             origins: Vec::new(),
             cors: Vec::new(),
             token: None,
+            same_origin: false,
         }
     }
 }
@@ -97,8 +102,22 @@ impl Guard {
     /// [`with_token`](Self::with_token). A server of its own (as `charon http`
     /// runs) should start from [`for_bind`](Self::for_bind), which also refuses
     /// host names it was not given (DNS rebinding).
+    ///
+    /// Accepting every host name leaves the defence against DNS rebinding to the
+    /// application, as for its own routes: an application reachable on a loopback
+    /// or private address under no name of its own should name its hosts
+    /// ([`for_bind`](Self::for_bind), [`allow_host`](Self::allow_host)).
     pub fn open() -> Self {
-        Guard::default().allow_host("*")
+        Guard {
+            same_origin: true,
+            ..Guard::default().allow_host("*")
+        }
+    }
+
+    /// Whether pages of the host a request is for may call whatever that host is
+    /// (set by [`open`](Self::open)).
+    pub fn accepts_same_origin(&self) -> bool {
+        self.same_origin
     }
 
     /// The policy for a server bound to `host`: the loopback names, plus `host` itself
@@ -175,12 +194,12 @@ impl Guard {
             return true;
         }
         // A page of an accepted host, named (the server's own pages among them), or
-        // of the host the request is for when that one is accepted (same-origin):
+        // under `Guard::open` of the host the request is for (same-origin):
         // `--allow-host '*'` turns off the rebinding defence, not this one.
         match origin.split_once("://") {
             Some(("http" | "https", rest)) => {
                 let name = host_name(rest);
-                self.hosts.contains(&name) || host == Some(name.as_str())
+                self.hosts.contains(&name) || (self.same_origin && host == Some(name.as_str()))
             }
             _ => false,
         }
@@ -442,6 +461,8 @@ mod tests {
         // accepted (any host, for a router mounted in an app).
         let open = Guard::open();
         assert!(open.origin_allowed("https://myapp.example.com", Some("myapp.example.com")));
+        let star = Guard::default().allow_host("*");
+        assert!(!star.origin_allowed("https://myapp.example.com", Some("myapp.example.com")));
         assert!(!open.origin_allowed("https://attacker.example", Some("myapp.example.com")));
         assert!(!open.origin_allowed("https://myapp.example.com", None));
     }

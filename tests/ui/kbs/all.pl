@@ -36,3 +36,7 @@ undeclared1(N, I) :- between(1, N, I).
 %
 %  Names that are Rust keywords become raw identifiers.
 type(X, X).
+%! count_names(+Names:list(atom), +Texts:list(string), -N:int) is det.
+%
+%  Lists of text take any slice of text: `&["a", "b"]` as well as `&Vec<String>`.
+count_names(Ns, Ts, N) :- length(Ns, A), length(Ts, B), N is A + B.

@@ -29,6 +29,12 @@ async fn signatures(kb: &All) {
     let _: Result<usize, CallError> = kb.failure0().await;
     let _: Result<Vec<i64>, CallError> = kb.undeclared1(1).await;
     let _: Result<String, CallError> = kb.r#type("x").await;
+    let owned: Vec<String> = vec!["c".to_string()];
+    let _: Result<i64, CallError> = kb.count_names(&["a", "b"], &owned).await;
+    let _: Result<i64, CallError> = kb.count_names(&owned, &[String::from("d")]).await;
+    let _: Result<i64, CallError> = kb.blocking().count_names(&["a"], &["b"]);
+    let _: axum::Router = kb.mcp_router();
+    let _: axum::Router<u8> = kb.router_with(charon::http::HttpOptions::default());
     let blocking: all::Blocking<'_> = kb.blocking();
     let _: Result<Vec<all::Nd2>, CallError> = blocking.nd2(1);
     let _: axum::Router = kb.router();
@@ -39,6 +45,6 @@ async fn signatures(kb: &All) {
 }
 
 fn main() {
-    assert_eq!(All::operations().len(), 13);
+    assert_eq!(All::operations().len(), 14);
     assert_eq!(All::FILE, "kbs/all.pl");
 }

@@ -38,6 +38,6 @@ fn in_a_function_body() -> usize {
 
 fn main() {
     assert_eq!(in_a_function_body(), 1);
-    assert_eq!(shadowing::All::operations().len(), 13);
+    assert_eq!(shadowing::All::operations().len(), 14);
     assert_eq!(shadowing::Catalogue::operations().len(), 1);
 }
