@@ -535,9 +535,11 @@
 '$charon_full_stop'(Cs0, Cs) :- append(Cs0, ".", Cs).
 '$charon_full_stop'(Cs0, Cs) :- append(Cs0, " .", Cs).
 % A fact whose text is the same under any operators and cannot run into the full
-% stop: its name and its atoms are no operator's, every argument is an integer, a
-% float, an atom or a string (most data, and four times quicker to write than to
-% check). Not a rational: scryer writes 1 rdiv 3, which reads back as a compound.
+% stop: its name and its atoms are no operator's, every argument is an integer, an
+% atom or a string written "…" while "…" reads as characters (most data, and four
+% times quicker to write than to check). Floats are checked (scryer reads some
+% float literals inexactly), and so are rationals (1 rdiv 3 reads back as a
+% compound).
 '$charon_plain_fact'(C, Extra) :-
     \+ C = (_ :- _),
     functor(C, F, N),
@@ -548,9 +550,10 @@
 '$charon_plain_args'(N, C, Extra) :-
     arg(N, C, A),
     (   integer(A) -> true
-    ;   float(A) -> true
     ;   atom(A) -> '$charon_no_op'(A, Extra)
-    ;   A = [_|_] -> '$is_partial_string'(A)
+    ;   A = [_|_]
+    ->  '$is_partial_string'(A),
+        current_prolog_flag(double_quotes, chars)
     ),
     N1 is N - 1,
     '$charon_plain_args'(N1, C, Extra).
