@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command: what a developer runs and what .ci/run calls.
-# Lints, builds (the end-to-end tests run the `charon` binary), tests, docs, then the
+# Lints, builds (the end-to-end tests run the `charon` binary), tests, docs, packaging,
+# an application crate outside the workspace (scripts/outside-check.sh), then the
 # checks with external tools: OpenAPI validators and schemathesis, MCP clients, and
 # the /docs page in headless Chromium (each installs what it needs on first use).
 set -euo pipefail
@@ -14,6 +15,11 @@ cargo build --release --workspace --all-targets
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace
+# Every crate packages with complete metadata (building each from its tarball would
+# compile scryer-prolog once more; scripts/outside-check.sh builds charon as a
+# dependency from outside instead).
+cargo package --workspace --no-verify --allow-dirty --quiet
+scripts/outside-check.sh
 scripts/api-checks.sh
 scripts/mcp-checks.sh
 scripts/docs-check.sh

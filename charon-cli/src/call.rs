@@ -128,9 +128,9 @@ fn call(
         .ok_or_else(|| failure(&CallError::UnknownOperation(name.to_string())))?;
     if explain {
         let explanation = kb
-            .explain(id, &Value::Object(arguments))
+            .explain_exact(id, &Value::Object(arguments))
             .map_err(|e| failure(&e))?;
-        let json = serde_json::to_string_pretty(&explanation)
+        let json = charon::json::to_string_pretty(&explanation)
             .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
         print(&format!("{json}\n"))?;
         return Ok(answered(op, &explanation.result));
@@ -140,8 +140,10 @@ fn call(
         .map_err(|e| failure(&e))?;
     // What the knowledge base printed is logged by the library (target
     // `charon::kb_output`), so it reaches stderr and never stdout.
-    let answer = kb.invoke(prepared).map_err(|e| failure(&e))?;
-    let json = serde_json::to_string(&answer.value)
+    // Integers of any size, written exactly (the CLI's own serde_json cannot hold
+    // them; see `charon::json`).
+    let answer = kb.invoke_exact(prepared).map_err(|e| failure(&e))?;
+    let json = charon::json::to_string(&answer.value)
         .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
     print(&format!("{json}\n"))?;
     Ok(answered(op, &answer.value))

@@ -174,8 +174,8 @@ pub(crate) fn reason(args: ReasonArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let text = match &results[..] {
-            [one] => serde_json::to_string_pretty(one)?,
-            many => serde_json::to_string_pretty(many)?,
+            [one] => charon::json::to_string_pretty(one)?,
+            many => charon::json::to_string_pretty(many)?,
         };
         writeln!(out, "{text}")?;
     } else {
@@ -290,7 +290,7 @@ pub(crate) fn diagnose(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
     let result = reasoner.diagnose(&request);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&result)?)?;
+        writeln!(out, "{}", charon::json::to_string_pretty(&result)?)?;
         return Ok(exit(result.ok()));
     }
     let d = match result {
@@ -390,7 +390,7 @@ pub(crate) fn what_if(args: WhatIfArgs) -> anyhow::Result<ExitCode> {
     let result = reasoner.what_if(&request);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&result)?)?;
+        writeln!(out, "{}", charon::json::to_string_pretty(&result)?)?;
         return Ok(exit(result.ok()));
     }
     let w = match result {
@@ -440,7 +440,7 @@ pub(crate) fn check_kb(args: CheckKbArgs) -> anyhow::Result<ExitCode> {
     let result: CheckResult = charon::reason::check_kb(&knowledge, &Default::default());
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&result)?)?;
+        writeln!(out, "{}", charon::json::to_string_pretty(&result)?)?;
     } else if let Some(e) = &result.error {
         eprintln!("charon: {}", e.message);
     } else {

@@ -135,7 +135,7 @@ fn list_value(key: &str, inner: &Type, values: &[String]) -> Result<Value, TextA
 /// JSON text parsed; `Ok(None)` when it is not JSON, `Err` when it is nested past
 /// the parser's limit (refused, as in a request body, rather than taken as text).
 fn json(text: &str) -> Result<Option<Value>, ()> {
-    match serde_json::from_str::<Value>(text) {
+    match crate::json::read(text.as_bytes()) {
         Ok(value) => Ok(Some(value)),
         Err(e) if e.to_string().starts_with("recursion limit exceeded") => Err(()),
         Err(_) => Ok(None),
@@ -147,9 +147,7 @@ fn json(text: &str) -> Result<Option<Value>, ()> {
 fn scalar_value(ty: &Type, text: &str) -> Option<Value> {
     let parsed = match ty {
         Type::Atom | Type::String => None,
-        Type::Int => is_integer_text(text)
-            .then(|| serde_json::from_str::<Value>(text).ok())
-            .flatten(),
+        Type::Int => is_integer_text(text).then(|| crate::json::integer(text)),
         Type::Float | Type::Number => text
             .parse::<f64>()
             .ok()
@@ -162,9 +160,9 @@ fn scalar_value(ty: &Type, text: &str) -> Option<Value> {
             _ => None,
         },
         Type::List(_) => json(text).ok()?.filter(Value::is_array),
-        Type::Any => json(text)
-            .ok()?
-            .filter(|v| v.is_number() || v.is_boolean() || v.is_array() || v.is_string()),
+        Type::Any => json(text).ok()?.filter(|v| {
+            crate::json::is_number(v) || v.is_boolean() || v.is_array() || v.is_string()
+        }),
     };
     Some(parsed.unwrap_or_else(|| Value::String(text.to_string())))
 }

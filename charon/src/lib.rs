@@ -60,6 +60,7 @@
 //!
 //! * [`pldoc`]: PlDoc parsing, the operation model, JSON Schemas (no engine);
 //! * [`term`]: JSON ↔ Prolog by declared type; [`args`]: arguments given as text;
+//! * [`json`]: integers of any size and exact floats without a serde_json feature;
 //! * [`engine`]: the worker processes that run scryer-prolog, and their limits;
 //! * [`http`], [`mcp`]: the surfaces;
 //! * [`reason`]: the reasoning toolkit (Euclid-IR knowledge answered with proof
@@ -70,6 +71,7 @@ pub mod args;
 mod cache;
 pub mod engine;
 pub mod http;
+pub mod json;
 mod kb;
 pub mod mcp;
 mod persist;
@@ -150,8 +152,20 @@ pub mod __private {
             return Err(CallError::Decode {
                 operation: operation(),
                 message: format!(
-                    "the answer holds the integer {n}, which does not fit in i64; declare the output `any` to receive it as a JSON number"
+                    "the answer holds the integer {n}, which does not fit in i64; declare the output `any` to receive it as a JSON number{}",
+                    if crate::json::native() {
+                        ""
+                    } else {
+                        " (with serde_json's `arbitrary_precision` feature on in your application)"
+                    }
                 ),
+            });
+        }
+        // An `any` output past what the application's serde_json holds.
+        if let Err(digits) = crate::json::public(&value) {
+            return Err(CallError::Decode {
+                operation: operation(),
+                message: crate::json::beyond_serde_json(&digits),
             });
         }
         // By value: strings move into the answer instead of being copied.
@@ -161,16 +175,17 @@ pub mod __private {
         })
     }
 
-    fn beyond_i64(value: &serde_json::Value) -> Option<&serde_json::Number> {
+    /// An integer of the answer past `i64`, as text.
+    fn beyond_i64(value: &serde_json::Value) -> Option<String> {
         match value {
             serde_json::Value::Number(n)
                 if n.as_i64().is_none() && crate::term::is_integer_text(&n.to_string()) =>
             {
-                Some(n)
+                Some(n.to_string())
             }
             serde_json::Value::Array(items) => items.iter().find_map(beyond_i64),
             serde_json::Value::Object(fields) => fields.values().find_map(beyond_i64),
-            _ => None,
+            other => crate::json::marked(other).map(str::to_string),
         }
     }
 
@@ -208,7 +223,10 @@ pub mod __private {
         inputs: &[serde_json::Value],
     ) -> Result<T, CallError> {
         let (id, call) = typed_call(kb, index, inputs)?;
-        decode(kb, id, kb.invoke_async(call).await?.value)
+        let answer = kb
+            .invoke_async_exact(call, std::time::Instant::now())
+            .await?;
+        decode(kb, id, answer.value)
     }
 
     /// A typed call that blocks.
@@ -218,6 +236,6 @@ pub mod __private {
         inputs: &[serde_json::Value],
     ) -> Result<T, CallError> {
         let (id, call) = typed_call(kb, index, inputs)?;
-        decode(kb, id, kb.invoke(call)?.value)
+        decode(kb, id, kb.invoke_exact(call)?.value)
     }
 }

@@ -167,13 +167,13 @@ impl McpServer {
         let answer = match self.kb.prepare(id, &args) {
             Ok(call) => self
                 .kb
-                .invoke_async_since(call, arrived)
+                .invoke_async_exact(call, arrived)
                 .await
                 .map(|a| a.value),
             Err(e) => Err(e),
         };
         Ok(match answer {
-            Ok(value) => CallToolResult::structured(json!({ "result": value })),
+            Ok(value) => structured(json!({ "result": value }), false),
             Err(e) => failure(&e),
         })
     }
@@ -203,9 +203,9 @@ impl McpServer {
                 request.operation
             ))]);
         }
-        match self.kb.explain_request(&request, arrived).await {
+        match self.kb.explain_request_exact(&request, arrived).await {
             Ok(explanation) => match serde_json::to_value(&explanation) {
-                Ok(value) => CallToolResult::structured(value),
+                Ok(value) => structured(value, false),
                 Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
             },
             Err(e) => failure(&e),
@@ -251,11 +251,22 @@ async fn reasoning_call(
             ))]);
         }
     };
-    if value["ok"] == Value::Bool(true) {
-        CallToolResult::structured(value)
-    } else {
+    let failed = value["ok"] != Value::Bool(true);
+    structured(value, failed)
+}
+
+/// A result with structured content, and the same JSON as text, written exactly
+/// (integers of any size as numbers: the transport writes the structured content,
+/// see `precheck` and `serve_stdio`).
+fn structured(value: Value, is_error: bool) -> CallToolResult {
+    let text = crate::json::to_string(&value).unwrap_or_default();
+    let mut result = if is_error {
         CallToolResult::structured_error(value)
-    }
+    } else {
+        CallToolResult::structured(value)
+    };
+    result.content = vec![ContentBlock::text(text)];
+    result
 }
 
 /// The reasoning tools, all read-only.
@@ -359,7 +370,9 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let args = Value::Object(request.arguments.unwrap_or_default());
+        let mut args = Value::Object(request.arguments.unwrap_or_default());
+        // Floats the transport marked on the way in become exact numbers.
+        crate::json::settle(&mut args);
         // Over HTTP, the time limit runs from the request's arrival (`precheck`);
         // the transport may have queued it behind the session's other messages.
         let arrived = context
@@ -615,7 +628,8 @@ async fn precheck(
     use std::sync::atomic::Ordering;
     let arrived = std::time::Instant::now();
     if req.method() != axum::http::Method::POST {
-        return next.run(req).await;
+        // A GET stream replays and carries results too.
+        return unmark_body(next.run(req).await);
     }
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, MAX_MESSAGE).await else {
@@ -625,6 +639,11 @@ async fn precheck(
             -32600,
             format!("Invalid request: the message is larger than {MAX_MESSAGE} bytes"),
         );
+    };
+    // Numbers rmcp's parser would change travel marked (see `crate::json`).
+    let bytes = match crate::json::mark(&bytes) {
+        std::borrow::Cow::Borrowed(_) => bytes,
+        std::borrow::Cow::Owned(marked) => axum::body::Bytes::from(marked),
     };
     let message: Value = match serde_json::from_slice(&bytes) {
         Ok(message) => message,
@@ -674,7 +693,25 @@ async fn precheck(
     };
     let mut req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
     req.extensions_mut().insert(Arrived(arrived));
-    next.run(req).await
+    unmark_body(next.run(req).await)
+}
+
+/// The response with marked numbers written as numbers, frame by frame (rmcp
+/// writes each message, JSON or one server-sent event, as one frame).
+fn unmark_body(response: axum::response::Response) -> axum::response::Response {
+    use http_body_util::BodyExt as _;
+    if crate::json::native() {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    let body = body.map_frame(|frame| {
+        frame.map_data(|data| match crate::json::unmark(&data) {
+            std::borrow::Cow::Borrowed(_) => data,
+            std::borrow::Cow::Owned(text) => axum::body::Bytes::from(text),
+        })
+    });
+    axum::response::Response::from_parts(parts, axum::body::Body::new(body))
 }
 
 /// Why a request's params are unusable, if they are.
@@ -700,7 +737,17 @@ fn rpc_error(
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    (status, axum::Json(body)).into_response()
+    // Charon's writer: the id may be a number only it holds exactly.
+    let body = crate::json::to_vec(&body).unwrap_or_default();
+    (
+        status,
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
 }
 
 /// The streamable HTTP service (mount it with `nest_service("/mcp", …)`).
@@ -731,14 +778,57 @@ pub async fn serve_stdio(server: McpServer) -> std::io::Result<()> {
     }
     // SAFETY: proto_fd is a fresh descriptor that nothing else owns.
     let proto = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(proto_fd) };
-    let transport = (tokio::io::stdin(), tokio::fs::File::from_std(proto));
+    let proto = tokio::fs::File::from_std(proto);
+    if crate::json::native() {
+        let running = server
+            .serve((tokio::io::stdin(), proto))
+            .await
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        return Ok(());
+    }
+    // Each message, one line, passes `crate::json`'s marking on the way in and its
+    // unmarking on the way out, so numbers rmcp's JSON would change stay exact.
+    let (to_server, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, from_server) = tokio::io::duplex(1 << 16);
+    let inbound = tokio::spawn(relay(tokio::io::stdin(), to_server, crate::json::mark));
+    let outbound = tokio::spawn(relay(from_server, proto, crate::json::unmark));
     let running = server
-        .serve(transport)
+        .serve((server_in, server_out))
         .await
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     running
         .waiting()
         .await
         .map_err(|e| std::io::Error::other(e.to_string()))?;
+    inbound.abort();
+    // The server is gone: its side of the pipe is closed, the last lines flush.
+    outbound.await.map_err(std::io::Error::other)??;
     Ok(())
+}
+
+/// Copies lines from `from` to `to`, each rewritten by `rewrite`, until `from` ends.
+async fn relay<R, W>(
+    from: R,
+    mut to: W,
+    rewrite: fn(&[u8]) -> std::borrow::Cow<'_, [u8]>,
+) -> std::io::Result<()>
+where
+    R: tokio::io::AsyncRead + Unpin,
+    W: tokio::io::AsyncWrite + Unpin,
+{
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
+    let mut from = tokio::io::BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if from.read_until(b'\n', &mut line).await? == 0 {
+            return to.shutdown().await;
+        }
+        to.write_all(&rewrite(&line)).await?;
+        to.flush().await?;
+    }
 }

@@ -82,10 +82,7 @@ fn bad_arguments_are_refused_alike_from_query_and_body() {
     // Negative zero: the engine has none; documented to come back as 0.0.
     let reply = post(port, "/echo_float", "application/json", r#"{"In":-0.0}"#);
     assert_eq!(reply.status, 200);
-    assert_eq!(
-        serde_json::from_str::<Value>(&reply.body).ok(),
-        Some(json!(0.0))
-    );
+    assert_eq!(charon::json::from_str(&reply.body).ok(), Some(json!(0.0)));
 }
 
 /// MCP over HTTP: a body that is not JSON is a JSON-RPC parse error (-32700), and
@@ -98,14 +95,14 @@ fn mcp_bad_messages_are_json_rpc_errors() {
     let send = |body: &str| mcp_post(port, body, &[]);
     let parse = send(r#"{"jsonrpc": "2.0", "id": 1, "method": "#);
     assert_eq!(parse.status, 400, "{}", parse.body);
-    let error: Value = serde_json::from_str(&parse.body).expect("a JSON-RPC error");
+    let error: Value = charon::json::from_str(&parse.body).expect("a JSON-RPC error");
     assert_eq!(error["error"]["code"], -32700);
     assert_eq!(error["id"], Value::Null);
     let params = send(
         r#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo_int", "arguments": [1]}}"#,
     );
     assert_eq!(params.status, 200, "{}", params.body);
-    let error: Value = serde_json::from_str(&params.body).expect("a JSON-RPC error");
+    let error: Value = charon::json::from_str(&params.body).expect("a JSON-RPC error");
     assert_eq!(error["error"]["code"], -32602);
     assert_eq!(error["id"], 7);
     let initialize = send(&mcp_initialize("bad-input-test"));

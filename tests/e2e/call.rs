@@ -21,7 +21,7 @@ fn call_types(args: &[&str]) -> (i32, String, String) {
 fn one_json_line(stdout: &str) -> serde_json::Value {
     assert_eq!(stdout.lines().count(), 1, "not one line: {stdout:?}");
     assert!(stdout.ends_with('\n'), "{stdout:?}");
-    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout:?}"))
+    charon::json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout:?}"))
 }
 
 #[test]

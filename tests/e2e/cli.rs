@@ -98,7 +98,7 @@ fn openapi_prints_nothing_but_the_document() {
     let (code, stdout, _) = run_charon(&["openapi", "examples/meds.pl"]);
     assert_eq!(code, 0);
     let doc: serde_json::Value =
-        serde_json::from_str(&stdout).expect("stdout is exactly one JSON document");
+        charon::json::from_str(&stdout).expect("stdout is exactly one JSON document");
     assert_eq!(doc["openapi"], "3.1.0");
     assert!(doc["paths"]["/pim_check"]["post"].is_object());
 
@@ -111,7 +111,7 @@ fn openapi_prints_nothing_but_the_document() {
     assert_eq!(code, 0);
     assert!(stdout.is_empty(), "{stdout}");
     let written: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).expect("written")).expect("json");
+        charon::json::from_str(&std::fs::read_to_string(&file).expect("written")).expect("json");
     assert!(written["paths"]["/put_book"]["put"].is_object());
     let _ = std::fs::remove_file(file);
 }

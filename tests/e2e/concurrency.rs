@@ -12,7 +12,7 @@ use crate::util::{config, example, fixture, root};
 fn expected() -> Value {
     let text = std::fs::read_to_string(root().join("tests/data/rbac_expected.json"))
         .expect("expected answers");
-    serde_json::from_str(&text).expect("json")
+    charon::json::from_str(&text).expect("json")
 }
 
 #[test]

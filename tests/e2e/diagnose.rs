@@ -304,7 +304,7 @@ fn removing_a_fact_that_is_not_there_is_an_error() {
 fn rest_diagnose_and_what_if_are_in_the_openapi_document() {
     let server = ReasoningServer::start(&[]);
     let (_, text) = crate::util::http(server.1, "GET", "/openapi.json", None).expect("doc");
-    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let doc: serde_json::Value = charon::json::from_str(&text).expect("json");
     for body in [
         serde_json::json!({"knowledge": ACCESS, "query": "can_deploy(bob)", "mode": "why_not"}),
         serde_json::json!({"knowledge": ACCESS, "query": "can_deploy(carol)", "mode": "what_needs"}),
@@ -429,7 +429,7 @@ fn explain_on_http_and_mcp_is_opt_in_and_in_the_document() {
     let kb = kb.to_str().expect("utf-8 path");
     let server = ReasoningServer::start(&[kb, "--explain"]);
     let (_, text) = crate::util::http(server.1, "GET", "/openapi.json", None).expect("doc");
-    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let doc: serde_json::Value = charon::json::from_str(&text).expect("json");
     let (status, e) = server.post(
         "/explain",
         &serde_json::json!({"operation": "get_user_has_permission", "arguments": {"User": "user_0006", "Perm": "merge"}}),
@@ -499,7 +499,7 @@ fn the_command_line_diagnoses_and_compares_as_the_readme_shows() {
     let (code, out, _) =
         crate::util::run_charon(&["diagnose", access, "can_deploy(bob)", "--json"]);
     assert_eq!(code, 0);
-    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let json: serde_json::Value = charon::json::from_str(&out).expect("json");
     assert_eq!(json["mode"], "why_not");
     let team = root().join("examples/reasoning/team.euclid");
     let changes = root().join("examples/reasoning/promote-bob.changes");
@@ -606,7 +606,7 @@ fn charon_call_explain_prints_the_answer_with_its_proofs() {
         "merge",
     ]);
     assert_eq!(code, 0, "{err}");
-    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let json: serde_json::Value = charon::json::from_str(&out).expect("json");
     assert_eq!(json["result"], true);
     assert_eq!(json["proofs"][0]["kind"], "rule", "{json}");
     let (code, _, err) = crate::util::run_charon(&[

@@ -88,7 +88,7 @@ async fn macro_and_cli_agree_on_every_example() {
     for (file, operations, router, mcp) in cases {
         // Operations: `charon check --json` against the compiled model.
         let report: Value =
-            serde_json::from_str(&charon(&["check", file, "--json"])).expect("report json");
+            charon::json::from_str(&charon(&["check", file, "--json"])).expect("report json");
         let compiled = serde_json::to_value(operations).expect("operations json");
         assert!(!operations.is_empty(), "{file}");
         assert_eq!(text(&report["operations"]), text(&compiled), "{file}");

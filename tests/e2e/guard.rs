@@ -21,7 +21,7 @@ fn tags(port: u16) -> Value {
     let host = format!("127.0.0.1:{port}");
     let reply = request(port, "POST", "/all_tags", &[("Host", &host)], "");
     assert_eq!(reply.status, 200, "{}", reply.body);
-    serde_json::from_str(&reply.body).expect("JSON")
+    charon::json::from_str(&reply.body).expect("JSON")
 }
 
 /// The request a hostile page makes with a form: a simple request (no preflight).
@@ -229,7 +229,7 @@ fn a_token_is_required_when_set_and_compared_whole() {
         &[("Host", &host), ("Authorization", "Bearer s3cret-token")],
         "",
     );
-    let doc: Value = serde_json::from_str(&doc.body).expect("JSON");
+    let doc: Value = charon::json::from_str(&doc.body).expect("JSON");
     assert_eq!(
         doc["components"]["securitySchemes"]["bearer"]["scheme"],
         "bearer"
@@ -245,7 +245,7 @@ fn a_token_is_required_when_set_and_compared_whole() {
         &[("Host", &format!("127.0.0.1:{}", open.port))],
         "",
     );
-    let doc: Value = serde_json::from_str(&doc.body).expect("JSON");
+    let doc: Value = charon::json::from_str(&doc.body).expect("JSON");
     assert_eq!(doc["security"], json!([]));
     assert!(doc["components"].get("securitySchemes").is_none());
 }

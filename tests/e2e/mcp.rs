@@ -228,7 +228,7 @@ fn an_initialize_storm_is_bounded_and_idle_sessions_close() {
     let busy: Vec<_> = replies.iter().filter(|r| r.status == 503).collect();
     assert_eq!(opened.len(), 50, "exactly the limit opens");
     assert_eq!(busy.len(), replies.len() - 50, "the rest are busy");
-    let error: Value = serde_json::from_str(&busy[0].body).expect("a JSON-RPC error");
+    let error: Value = charon::json::from_str(&busy[0].body).expect("a JSON-RPC error");
     assert_eq!(error["error"]["code"], -32000);
     let grown = rss_kib(server.child.id()).saturating_sub(before);
     assert!(

@@ -74,12 +74,12 @@ fn rpc(session: Option<&str>, body: Value) -> Request<Body> {
 
 /// The JSON-RPC message in a response body, plain JSON or an SSE event.
 fn message(body: &str) -> Value {
-    if let Ok(v) = serde_json::from_str(body) {
+    if let Ok(v) = charon::json::from_str(body) {
         return v;
     }
     body.lines()
         .filter_map(|l| l.strip_prefix("data:"))
-        .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+        .filter_map(|d| charon::json::from_str(d.trim()).ok())
         .find(|v| v.get("id").is_some())
         .unwrap_or_else(|| panic!("no JSON-RPC message in {body}"))
 }

@@ -260,7 +260,7 @@ fn five_hundred_concurrent_http_writes_are_all_there_after_a_restart() {
         }
     });
     let (_, health) = http(port, "GET", "/health", None).expect("health");
-    let health: Value = serde_json::from_str(&health).expect("json");
+    let health: Value = charon::json::from_str(&health).expect("json");
     assert_eq!(
         health["persist"]["generation"], health["generation"],
         "{health}"

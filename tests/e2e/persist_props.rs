@@ -88,7 +88,7 @@ fn hostile_int(rng: &mut Rng) -> Value {
                 1 + rng.below(9),
                 rng.next() % 10_000_000_000_000_000_000
             );
-            serde_json::from_str(&digits).expect("a big integer")
+            charon::json::from_str(&digits).expect("a big integer")
         }
     }
 }
@@ -253,7 +253,9 @@ fn random_write(rng: &mut Rng, layout: &Layout, model: &Model) -> (String, Value
 fn read_back(kb: &KnowledgeBase, layout: &Layout) -> Model {
     let mut model = Model::new();
     for n in &layout.predicates {
-        let rows = kb.call(&format!("all_{n}"), &json!({})).expect("read");
+        let rows = kb
+            .call_exact(&format!("all_{n}"), &json!({}))
+            .expect("read");
         let mut facts = BTreeMap::new();
         for row in rows.as_array().expect("rows") {
             let mut value = row.clone();
@@ -348,7 +350,7 @@ fn random_writes_survive_a_clean_stop_and_every_other_byte_is_kept() {
             assert_eq!(read_back(&kb, &layout), model, "seed {seed}: as loaded");
             for step in 0..25 {
                 let (op, args, next) = random_write(&mut rng, &layout, &model);
-                let result = kb.call(&op, &args);
+                let result = kb.call_exact(&op, &args);
                 match next {
                     Some(next) => {
                         result.unwrap_or_else(|e| {
@@ -402,7 +404,7 @@ fn random_writes_survive_sigkill() {
                     server.port,
                     method,
                     &format!("/{op}"),
-                    Some(&args.to_string()),
+                    Some(&crate::util::exact(&args)),
                 )
                 .unwrap_or_else(|| panic!("seed {seed} round {round} step {step}: no answer"));
                 match next {

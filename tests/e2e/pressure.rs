@@ -179,12 +179,12 @@ fn liveness_answers_at_once_while_readiness_says_busy() {
             "liveness took {:?}",
             started.elapsed()
         );
-        let health: Value = serde_json::from_str(&body).expect("json");
+        let health: Value = charon::json::from_str(&body).expect("json");
         assert_eq!(health["engine"]["idle_workers"], 0, "{health}");
         assert!(health["engine"]["pending"].as_u64() >= Some(2), "{health}");
         let (status, body) = http(port, "GET", "/health/ready", None).expect("ready");
         assert_eq!(status, 503, "{body}");
-        let problem: Value = serde_json::from_str(&body).expect("json");
+        let problem: Value = charon::json::from_str(&body).expect("json");
         assert_eq!(problem["type"], "urn:charon:problem:not-ready");
     });
     // Once the calls have ended, the engine is ready again.
@@ -292,7 +292,7 @@ fn an_exception_named_like_a_query_is_not_a_memory_limit() {
         let body = serde_json::json!({ "X": name }).to_string();
         let (status, body) = http(server.port, "POST", "/rethrow", Some(&body)).expect("an answer");
         assert_eq!(status, 422, "{body}");
-        let problem: Value = serde_json::from_str(&body).expect("json");
+        let problem: Value = charon::json::from_str(&body).expect("json");
         assert_eq!(
             problem["type"], "urn:charon:problem:prolog-exception",
             "{name}: {problem}"
@@ -318,7 +318,7 @@ fn running_out_of_memory_is_a_memory_limit_and_the_server_stays_up() {
     let (status, body) =
         http(server.port, "POST", "/hog", Some(r#"{"N":200000000}"#)).expect("an answer");
     assert_eq!(status, 422, "{body}");
-    let problem: Value = serde_json::from_str(&body).expect("json");
+    let problem: Value = charon::json::from_str(&body).expect("json");
     assert_eq!(
         problem["type"], "urn:charon:problem:memory-limit",
         "{problem}"

@@ -381,7 +381,7 @@ fn charon_check_reports_classes_reasons_and_one_worker() {
     let mixed = fixture("state/mixed.pl");
     let (_, json, _) =
         crate::util::run_charon(&["check", "--json", mixed.to_str().expect("utf-8")]);
-    let report: Value = serde_json::from_str(&json).expect("json");
+    let report: Value = charon::json::from_str(&json).expect("json");
     assert_eq!(report["effects"]["bump"]["class"], "write", "{report}");
     assert_eq!(report["effects"]["drop_note"]["replicated_by"], "full dump");
     assert_eq!(report["effects"]["get_counter"]["class"], "read");

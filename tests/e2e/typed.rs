@@ -286,7 +286,7 @@ async fn the_generated_router_and_mcp_server_serve_the_compiled_operations() {
         .await
         .expect("body");
     assert_eq!(
-        serde_json::from_slice::<Value>(&body).expect("json"),
+        charon::json::from_slice(&body).expect("json"),
         json!("major")
     );
     assert_eq!(

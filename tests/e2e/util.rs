@@ -6,6 +6,12 @@ use std::sync::OnceLock;
 use charon::{EngineConfig, KnowledgeBase, Limits};
 
 /// The workspace root.
+/// JSON text of a value, integers of any size written exactly (the tests' serde_json,
+/// like an application's, has no `arbitrary_precision`: see `charon::json`).
+pub fn exact(value: &serde_json::Value) -> String {
+    charon::json::to_string(value).expect("json")
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -144,7 +150,7 @@ impl StdioSession {
     /// Sends one message.
     pub fn send(&mut self, message: &serde_json::Value) {
         use std::io::Write as _;
-        writeln!(self.stdin, "{message}").expect("send");
+        writeln!(self.stdin, "{}", exact(message)).expect("send");
         self.stdin.flush().expect("flush");
     }
 
@@ -161,7 +167,7 @@ impl StdioSession {
     pub fn answer(&mut self, id: u64) -> serde_json::Value {
         for line in self.lines.by_ref() {
             let message: serde_json::Value =
-                serde_json::from_str(&line.expect("line")).expect("json-rpc");
+                charon::json::from_str(&line.expect("line")).expect("json-rpc");
             if message["id"] == id {
                 return message["result"].clone();
             }
@@ -225,7 +231,7 @@ impl Reply {
             "{}",
             self.body
         );
-        let body: serde_json::Value = serde_json::from_str(&self.body).expect("JSON");
+        let body: serde_json::Value = charon::json::from_str(&self.body).expect("JSON");
         (
             body["type"].as_str().unwrap_or_default().to_string(),
             body["detail"].as_str().unwrap_or_default().to_string(),

@@ -319,6 +319,22 @@ fn liveness(kb: &KnowledgeBase) -> Value {
     body
 }
 
+/// A JSON response written by Charon's exact writer (integers of any size as
+/// numbers, see [`crate::json`]).
+fn exact_json<T: serde::Serialize>(value: &T) -> Response {
+    match crate::json::to_vec(value) {
+        Ok(body) => (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            )],
+            body,
+        )
+            .into_response(),
+        Err(e) => Problem::internal(e.to_string()).into_response(),
+    }
+}
+
 fn only_get(req: &Request) -> Option<Problem> {
     (!matches!(*req.method(), HttpMethod::GET | HttpMethod::HEAD))
         .then(|| Problem::method_not_allowed(req.uri().path(), req.method().as_str(), "GET"))
@@ -335,7 +351,7 @@ fn allowed(op: &Operation) -> (&'static str, &'static [HttpMethod]) {
 
 async fn call(app: Arc<App>, id: OpId, req: Request) -> Response {
     match call_inner(&app, id, req).await {
-        Ok(value) => axum::Json(value).into_response(),
+        Ok(value) => exact_json(&value),
         Err(problem) => problem.into_response(),
     }
 }
@@ -378,7 +394,7 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Pro
         .prepare(id, &Value::Object(args))
         .map_err(|e| Problem::from_call(&e))?;
     app.kb
-        .invoke_async(call)
+        .invoke_async_exact(call, std::time::Instant::now())
         .await
         .map(|a| a.value)
         .map_err(|e| Problem::from_call(&e))
@@ -428,7 +444,7 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
         })
         .into_response();
     }
-    axum::Json(result).into_response()
+    exact_json(&result)
 }
 
 /// `POST /explain`: an operation's answer with a proof tree per solution.
@@ -477,8 +493,8 @@ async fn explain_call(app: Arc<App>, req: Request) -> Response {
         )
         .into_response();
     }
-    match app.kb.explain_request(&request, arrived).await {
-        Ok(explanation) => axum::Json(explanation).into_response(),
+    match app.kb.explain_request_exact(&request, arrived).await {
+        Ok(explanation) => exact_json(&explanation),
         Err(e) => Problem::from_call(&e).into_response(),
     }
 }
@@ -500,7 +516,7 @@ async fn read_body(
             format!("{name}: the body is not valid JSON: {e}"),
         )
     };
-    let value = serde_json::from_slice(&bytes).map_err(invalid)?;
+    let value = crate::json::read(&bytes).map_err(invalid)?;
     // JSON does not say which of two equal keys wins; the query string refuses
     // repeated arguments, and so does the body, at every depth.
     serde::de::DeserializeSeed::deserialize(

@@ -285,7 +285,8 @@ impl Problem {
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
-        let body = self.body().to_string();
+        // Charon's writer: a message quoting an argument keeps nothing private.
+        let body = crate::json::to_vec(&self.body()).unwrap_or_default();
         let mut response = (self.status, body).into_response();
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));

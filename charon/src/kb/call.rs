@@ -117,6 +117,20 @@ pub struct Answer {
     pub output: String,
 }
 
+impl Answer {
+    /// The answer as the public API hands it out: refused if it holds an integer the
+    /// application's serde_json cannot (see [`crate::json`]).
+    fn public(self, operation: String) -> Result<Answer, CallError> {
+        match crate::json::public(&self.value) {
+            Ok(()) => Ok(self),
+            Err(digits) => Err(CallError::Decode {
+                operation,
+                message: crate::json::beyond_serde_json(&digits),
+            }),
+        }
+    }
+}
+
 /// Holds one place among the `max_pending` calls admitted to the engine, until it
 /// drops (`K` is `&KnowledgeBase` or, to cross into the blocking pool, an `Arc`).
 struct Admission<K: Deref<Target = KnowledgeBase>>(K);
@@ -227,7 +241,20 @@ impl KnowledgeBase {
     }
 
     /// Runs a call, blocking the thread until it answers or a limit is hit.
+    ///
+    /// An integer past `i64`/`u64` in the answer is an error unless the build's
+    /// serde_json holds numbers of any size (its `arbitrary_precision` feature, which
+    /// Charon leaves to the application: see [`crate::json`]).
     pub fn invoke(&self, call: Call) -> Result<Answer, CallError> {
+        let op = self.call_op(&call)?.name.to_string();
+        self.invoke_exact(call)?.public(op)
+    }
+
+    /// [`invoke`](Self::invoke) for an application that forwards answers as JSON
+    /// text: an integer past `i64`/`u64` is kept in the form [`crate::json::to_string`]
+    /// writes exactly (see [`crate::json`]); write the answer with `charon::json`,
+    /// not with serde_json.
+    pub fn invoke_exact(&self, call: Call) -> Result<Answer, CallError> {
         let operation = self.call_op(&call)?.name.to_string();
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
@@ -249,6 +276,17 @@ impl KnowledgeBase {
     /// the time limit runs from then, so time a transport spent before handing the
     /// call over (queueing a session's messages, say) counts too.
     pub async fn invoke_async_since(
+        self: &Arc<Self>,
+        call: Call,
+        arrived: Instant,
+    ) -> Result<Answer, CallError> {
+        let op = self.call_op(&call)?.name.to_string();
+        self.invoke_async_exact(call, arrived).await?.public(op)
+    }
+
+    /// [`invoke_async_since`](Self::invoke_async_since) for Charon's own surfaces,
+    /// which write integers of any size exactly (see [`crate::json`]).
+    pub(crate) async fn invoke_async_exact(
         self: &Arc<Self>,
         call: Call,
         arrived: Instant,
@@ -381,6 +419,15 @@ impl KnowledgeBase {
             .resolve(name)
             .ok_or_else(|| CallError::UnknownOperation(name.to_string()))?;
         self.invoke(self.prepare(id, args)?)
+    }
+
+    /// [`call`](Self::call), integers of any size kept as
+    /// [`invoke_exact`](Self::invoke_exact) keeps them.
+    pub fn call_exact(&self, name: &str, args: &Value) -> Result<Value, CallError> {
+        let id = self
+            .resolve(name)
+            .ok_or_else(|| CallError::UnknownOperation(name.to_string()))?;
+        self.invoke_exact(self.prepare(id, args)?).map(|a| a.value)
     }
 
     /// Calls operation `name` with a JSON object of arguments from async code.

@@ -173,7 +173,8 @@ pub enum CallError {
         limit: usize,
     },
     /// The answer does not fit the Rust type of a generated method (an `int` beyond
-    /// `i64`, say).
+    /// `i64`, say), or holds an integer the build's serde_json cannot (see
+    /// [`crate::json`]).
     #[error("{operation}: the answer does not fit its Rust type: {message}")]
     Decode {
         /// The operation.

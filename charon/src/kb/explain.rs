@@ -39,11 +39,20 @@ impl KnowledgeBase {
     /// answers differ: the tracer reads the clauses from the file, and a file whose
     /// clauses load otherwise (split without `discontiguous`, flags, clauses from
     /// other files) must not be explained with clauses the engine does not run.
+    ///
+    /// An integer past `i64`/`u64` in it is refused as [`invoke`](Self::invoke)
+    /// refuses one.
     pub fn explain(&self, id: OpId, args: &Value) -> Result<Explanation, CallError> {
+        self.explain_exact(id, args)?.public()
+    }
+
+    /// [`explain`](Self::explain), integers of any size kept as
+    /// [`invoke_exact`](Self::invoke_exact) keeps them.
+    pub fn explain_exact(&self, id: OpId, args: &Value) -> Result<Explanation, CallError> {
         let (query, name) = self.explain_query(id, args)?;
         let outcome = self.run_read(query, &name)?;
         let explanation = self.explained(id, name, outcome)?;
-        let plain = self.invoke(self.prepare(id, args)?);
+        let plain = self.invoke_exact(self.prepare(id, args)?);
         same_answer(explanation, plain)
     }
 
@@ -54,11 +63,20 @@ impl KnowledgeBase {
         args: &Value,
         arrived: Instant,
     ) -> Result<Explanation, CallError> {
+        self.explain_async_exact(id, args, arrived).await?.public()
+    }
+
+    async fn explain_async_exact(
+        self: &Arc<Self>,
+        id: OpId,
+        args: &Value,
+        arrived: Instant,
+    ) -> Result<Explanation, CallError> {
         let (query, name) = self.explain_query(id, args)?;
         let outcome = self.run_read_async(query, &name, arrived).await?;
         let explanation = self.explained(id, name, outcome)?;
         let plain = self
-            .invoke_async_since(self.prepare(id, args)?, arrived)
+            .invoke_async_exact(self.prepare(id, args)?, arrived)
             .await;
         same_answer(explanation, plain)
     }
@@ -360,6 +378,16 @@ impl KnowledgeBase {
         request: &ExplainRequest,
         arrived: Instant,
     ) -> Result<Explanation, CallError> {
+        self.explain_request_exact(request, arrived).await?.public()
+    }
+
+    /// [`explain_request`](Self::explain_request) for Charon's own surfaces, which
+    /// write integers of any size exactly.
+    pub(crate) async fn explain_request_exact(
+        self: &Arc<Self>,
+        request: &ExplainRequest,
+        arrived: Instant,
+    ) -> Result<Explanation, CallError> {
         let id = self
             .resolve(&request.operation)
             .ok_or_else(|| CallError::UnknownOperation(request.operation.clone()))?;
@@ -375,7 +403,10 @@ impl KnowledgeBase {
         if !listed {
             // The tracer names the construct it cannot follow; without one (a
             // write, say), the static check's verdict stands.
-            return match self.explain_async(id, &request.arguments, arrived).await {
+            return match self
+                .explain_async_exact(id, &request.arguments, arrived)
+                .await
+            {
                 Err(e) => Err(e),
                 Ok(_) => Err(CallError::NotTraceable {
                     operation: request.operation.clone(),
@@ -383,7 +414,22 @@ impl KnowledgeBase {
                 }),
             };
         }
-        self.explain_async(id, &request.arguments, arrived).await
+        self.explain_async_exact(id, &request.arguments, arrived)
+            .await
+    }
+}
+
+impl Explanation {
+    /// The explanation as the public API hands it out (see [`Answer`]'s rule).
+    fn public(self) -> Result<Explanation, CallError> {
+        let value = serde_json::to_value(&self).unwrap_or_default();
+        match crate::json::public(&value) {
+            Ok(()) => Ok(self),
+            Err(digits) => Err(CallError::Decode {
+                operation: self.operation,
+                message: crate::json::beyond_serde_json(&digits),
+            }),
+        }
     }
 }
 

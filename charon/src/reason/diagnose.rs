@@ -641,7 +641,7 @@ impl<'r> Session<'r> {
             let t = resolve(&resolve(&super::ast::Term::Var(renamed), head), &first);
             let value = match t {
                 super::ast::Term::Const(c) => Value::String(c),
-                super::ast::Term::Number(x) => serde_json::from_str(&x).unwrap_or(Value::String(x)),
+                super::ast::Term::Number(x) => super::number_value(&x),
                 _ => continue,
             };
             bindings.insert(v, value);

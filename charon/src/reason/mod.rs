@@ -95,6 +95,20 @@ pub fn parse_knowledge(text: &str) -> Result<Program, ParseError> {
     }
 }
 
+/// A number of Euclid-IR text (integer or float) as a JSON value, exactly.
+pub(crate) fn number_value(text: &str) -> serde_json::Value {
+    if crate::term::is_integer_text(text) {
+        return crate::json::integer(text);
+    }
+    text.parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or_else(
+            || serde_json::Value::String(text.to_string()),
+            serde_json::Value::Number,
+        )
+}
+
 /// How a float is written in answers and proofs: the shortest text that reads back
 /// as the same number, always with a decimal point.
 pub(crate) fn float_text(f: f64) -> String {

@@ -62,10 +62,7 @@ pub struct Solution {
 fn value(term: &PlTerm) -> (Value, String) {
     match term {
         PlTerm::Atom(a) => (Value::String(a.clone()), a.clone()),
-        PlTerm::Int(d) => (
-            serde_json::from_str(d).unwrap_or_else(|_| Value::String(d.clone())),
-            d.clone(),
-        ),
+        PlTerm::Int(d) => (crate::json::integer(d), d.clone()),
         PlTerm::Float(f) => {
             let text = super::float_text(*f);
             (

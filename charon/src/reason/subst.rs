@@ -178,9 +178,11 @@ pub(crate) fn show(text: impl std::fmt::Display) -> String {
 /// A value from an answer's bindings as a term (none for an unbound variable).
 pub(crate) fn term_of(value: &Value) -> Option<Term> {
     match value {
-        Value::String(s) => Some(Term::Const(s.clone())),
         Value::Number(n) => Some(Term::Number(n.to_string())),
-        _ => None,
+        other => match crate::json::marked(other) {
+            Some(digits) => Some(Term::Number(digits.to_string())),
+            None => other.as_str().map(|s| Term::Const(s.to_string())),
+        },
     }
 }
 

@@ -107,7 +107,7 @@ impl ToolArgs<'_> {
                 if b.iter().find(|c| !c.is_ascii_whitespace()) != Some(&b'{') {
                     return Err(not_object());
                 }
-                serde_json::from_slice(b)
+                serde_json::from_value(crate::json::read(b)?)
             }
             ToolArgs::Json(v) if v.is_object() => serde_json::from_value(v),
             ToolArgs::Json(_) => Err(not_object()),

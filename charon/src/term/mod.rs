@@ -23,8 +23,9 @@ pub use read::{ReadError, read_term};
 pub enum PlTerm {
     /// An integer of any size, in decimal.
     Int(String),
-    /// A float.
-    Float(f64),
+    /// A float (as text between processes: serde_json's own float reader is not
+    /// correctly rounded without a feature Charon leaves off, see [`crate::json`]).
+    Float(#[serde(with = "float_text")] f64),
     /// An exact rational, as `n/d` text.
     Rational(String),
     /// An atom.
@@ -59,7 +60,24 @@ pub struct OutputTypeError {
     pub found: String,
 }
 
+/// A float as its shortest exact text, and back.
+mod float_text {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub(super) fn serialize<S: Serializer>(f: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{f:e}"))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(D::Error::custom)
+    }
+}
+
 fn describe(v: &Value) -> String {
+    if let Some(digits) = crate::json::marked(v) {
+        return format!("number {digits}");
+    }
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("boolean {b}"),
@@ -99,6 +117,21 @@ pub fn write_input(goal: &mut GoalText, ty: &Type, value: &Value) -> Result<(), 
         expected: type_words(ty),
         found: describe(value),
     };
+    if let Some(digits) = crate::json::marked(value) {
+        // An integer past i64/u64 (see `crate::json`).
+        match ty {
+            Type::Int | Type::Any => out.push_str(digits),
+            Type::Float | Type::Number => {
+                let f: f64 = digits.parse().map_err(|_| mismatch())?;
+                if !f.is_finite() {
+                    return Err(mismatch());
+                }
+                goal.has_floats |= write_float(out, f);
+            }
+            _ => return Err(mismatch()),
+        }
+        return Ok(());
+    }
     match (ty, value) {
         (Type::Atom, Value::String(s)) => write_atom(out, s),
         (Type::String, Value::String(s)) => write_string(out, s),
@@ -277,10 +310,8 @@ pub fn to_json(ty: &Type, term: &PlTerm) -> Result<Value, OutputTypeError> {
 }
 
 fn number(digits: &str) -> Option<Value> {
-    // With serde_json's arbitrary_precision, integers of any size stay exact.
-    serde_json::from_str::<serde_json::Number>(digits)
-        .ok()
-        .map(Value::Number)
+    // Integers of any size stay exact (see `crate::json`).
+    is_integer_text(digits).then(|| crate::json::integer(digits))
 }
 
 fn float(f: f64) -> Option<Value> {

@@ -17,7 +17,7 @@ use axum::routing::get;
 use tower::limit::ConcurrencyLimitLayer;
 
 // The typed API of examples/meds.pl, compiled in (path relative to this crate).
-charon::knowledge_base!(Meds = "../meds.pl");
+charon::knowledge_base!(Meds = "kb/meds.pl");
 
 /// The application: its own routes (one of them calling the knowledge base through a
 /// typed method), the generated API nested under `/kb`, and two layers over all of it.

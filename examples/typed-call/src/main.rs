@@ -1,6 +1,6 @@
 //! Calling a knowledge base as typed Rust functions, from a plain (synchronous) `main`.
 //!
-//! `knowledge_base!` reads `examples/meds.pl` at compile time: the program gets a type
+//! `knowledge_base!` reads `kb/meds.pl` (a link to `examples/meds.pl`) at compile time: the program gets a type
 //! `Meds` with one method per documented predicate, and carries the file's text, so it
 //! needs no file at run time.
 //!
@@ -11,7 +11,7 @@
 use std::process::ExitCode;
 
 // Path relative to this crate's Cargo.toml; the type is named after the file.
-charon::knowledge_base!("../meds.pl");
+charon::knowledge_base!("kb/meds.pl");
 
 fn main() -> ExitCode {
     match run() {
