@@ -5,7 +5,9 @@
 # router and MCP mount in an app with its own routes, fallback and layer under a
 # public host name, that the app's serde_json behaves as serde_json does by default,
 # and that the typed API takes string literals; then its binary runs from another
-# directory (the knowledge base is compiled in).
+# directory (the knowledge base, four files loaded by include, use_module and
+# consult, is compiled in), and editing a file the knowledge base includes rebuilds
+# the binary with the new text.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 app=tests/outside-app
@@ -30,10 +32,28 @@ cargo test --manifest-path "$app/Cargo.toml"
 cargo build --manifest-path "$app/Cargo.toml" --bins
 target="${CARGO_TARGET_DIR:-$app/target}"
 elsewhere=$(mktemp -d)
-trap 'rm -rf "$elsewhere"' EXIT
-total=$(cd "$elsewhere" && "$target/debug/outside-app" total apple bread cheese)
-if [ "$total" != "9.75" ]; then
-  echo "outside-check: the app's binary answered '$total' from $elsewhere, expected 9.75" >&2
-  exit 1
-fi
-echo "outside-check: ok (the app's binary answers from $elsewhere)"
+items="$app/kb/data/items.pl"
+cp "$items" "$elsewhere/items.pl"
+# Whatever happens, the included file is put back as it was.
+trap 'cp "$elsewhere/items.pl" "$items"; rm -rf "$elsewhere"' EXIT
+run() { (cd "$elsewhere" && "$target/debug/outside-app" "$@"); }
+expect() {
+  local want=$1; shift
+  local got
+  got=$(run "$@")
+  if [ "$got" != "$want" ]; then
+    echo "outside-check: 'outside-app $*' answered '$got' from $elsewhere, expected '$want'" >&2
+    exit 1
+  fi
+}
+expect 9.75 total apple bread cheese
+expect 3628800 factorial 10
+expect "bread 10%, cheese 25%" offers
+# An edit of an included file reaches the next build.
+echo "item(milk, 1.5)." >>"$items"
+cargo build --manifest-path "$app/Cargo.toml" --bins
+expect 11.25 total apple bread cheese milk
+cp "$elsewhere/items.pl" "$items"
+cargo build --manifest-path "$app/Cargo.toml" --bins
+expect 9.75 total apple bread cheese milk
+echo "outside-check: ok (the app's binary answers from $elsewhere, and rebuilds when an included file changes)"

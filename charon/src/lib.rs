@@ -83,7 +83,7 @@ pub use charon_pldoc as pldoc;
 pub use engine::{Counting, EngineConfig, EngineError, EngineStats, Limits};
 pub use kb::{
     Answer, ArgumentError, Call, CallError, EXPLAIN_DEPTH, Effects, ExplainRequest, Explanation,
-    KnowledgeBase, LoadError, OpId, explain_input_schema, explain_output_schema,
+    KnowledgeBase, LoadError, OpId, SourceFiles, explain_input_schema, explain_output_schema,
 };
 pub use pldoc::{Operation, Report};
 

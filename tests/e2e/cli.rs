@@ -277,7 +277,7 @@ fn a_failing_directive_is_a_one_line_load_error() {
     assert!(stdout.is_empty(), "{stdout}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("needs.pl: the knowledge base failed to load"),
+        stderr.contains("needs.pl:1: the knowledge base failed to load"),
         "{stderr}"
     );
     assert!(stderr.contains("existence_error"), "{stderr}");

@@ -11,6 +11,7 @@ mod concurrency; // many threads, visibility and atomicity of changes
 mod diagnose; // the reasoning toolkit, part 2: diagnose, what_if, explain
 mod equivalence; // knowledge_base! and the binary: identical operations, OpenAPI, tools
 mod examples; // the example knowledge bases and the RBAC generator
+mod files; // knowledge bases of several files: include, consult, ensure_loaded, use_module
 mod guard; // Host/Origin checks, CORS, the bearer token (HTTP and MCP over HTTP)
 mod hostile; // values that try to become code come back as data
 mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against the document

@@ -19,12 +19,17 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
     } = plan;
     let errors = plan.errors.iter().map(syn::Error::to_compile_error);
     let source = &plan.source;
-    let tracked = plan.tracked.as_ref().map(|path| {
-        let path = path.display().to_string();
-        // Tells cargo to rebuild when the file changes.
+    let root = &plan.root;
+    // include_bytes! tells cargo to rebuild when a file changes.
+    let tracked = plan.files.iter().map(|f| {
+        let path = f.abs.display().to_string();
         quote!(
             const _: &[u8] = ::core::include_bytes!(#path);
         )
+    });
+    let files = plan.files.iter().map(|f| {
+        let (path, text) = (&f.path, &f.text);
+        quote!((#path, #text))
     });
     let operations = plan.operations.iter().map(model::operation);
     let list = plan
@@ -54,7 +59,7 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
     quote! {
         #(#errors)*
 
-        #tracked
+        #(#tracked)*
 
         #[doc = #type_doc]
         #[derive(::core::clone::Clone, ::core::fmt::Debug)]
@@ -87,6 +92,14 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
             /// The knowledge base's text, compiled into the program.
             pub const SOURCE: &'static ::core::primitive::str = #source;
 
+            /// Every file of the knowledge base, compiled into the program: the main
+            /// file, then the files it loads (`include`, `consult`, `ensure_loaded`,
+            /// `use_module`), laid out relative to their common directory.
+            pub const FILES: ::charon::SourceFiles<'static> = ::charon::SourceFiles {
+                root: #root,
+                files: &[#(#files),*],
+            };
+
             /// The operations, read from the PlDoc at compile time, in file order.
             pub fn operations() -> &'static [::charon::Operation] {
                 static OPERATIONS: ::std::sync::LazyLock<::std::vec::Vec<::charon::Operation>> =
@@ -103,9 +116,8 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
             pub fn load_with(
                 config: ::charon::EngineConfig,
             ) -> ::core::result::Result<Self, ::charon::LoadError> {
-                ::charon::KnowledgeBase::from_model(
-                    Self::FILE,
-                    Self::SOURCE,
+                ::charon::KnowledgeBase::from_model_files(
+                    Self::FILES,
                     Self::operations().to_vec(),
                     config,
                 )

@@ -35,16 +35,29 @@ pub(crate) struct Plan {
     pub module: Ident,
     /// The path as written in the macro call.
     pub file: String,
-    /// The file to track for rebuilds, when it could be read.
-    pub tracked: Option<PathBuf>,
-    /// Its text, compiled in.
+    /// The main file's text, compiled in.
     pub source: String,
+    /// Every file of the knowledge base (the main file first, then the files it
+    /// loads), compiled in and tracked for rebuilds.
+    pub files: Vec<Embedded>,
+    /// How messages name the directory the files' paths are relative to: relative
+    /// to the crate's directory, as the macro call writes paths.
+    pub root: String,
     /// Every exposed operation, in file order (their index is their id).
     pub operations: Vec<Operation>,
     /// One method per operation that could be given one.
     pub methods: Vec<MethodPlan>,
     /// Compile errors to emit.
     pub errors: Vec<syn::Error>,
+}
+
+/// One file compiled in.
+pub(crate) struct Embedded {
+    /// Its path relative to the common directory of all the files (`/`-separated).
+    pub path: String,
+    /// Where it was read, to track for rebuilds.
+    pub abs: PathBuf,
+    pub text: String,
 }
 
 /// One typed method.
@@ -119,8 +132,9 @@ pub(crate) fn plan(input: &Input, manifest_dir: Option<&Path>) -> Plan {
         type_name,
         module,
         file: file.clone(),
-        tracked: None,
         source: String::new(),
+        files: Vec::new(),
+        root: String::new(),
         operations: Vec::new(),
         methods: Vec::new(),
         errors: Vec::new(),
@@ -159,11 +173,124 @@ pub(crate) fn plan(input: &Input, manifest_dir: Option<&Path>) -> Plan {
             rejection.location.snippet(&source)
         )));
     }
-    plan.tracked = Some(path);
+    match embed(dir, &path, &source) {
+        Ok((root, files)) => {
+            plan.root = root;
+            plan.files = files;
+        }
+        Err(message) => plan.errors.push(error(message)),
+    }
     plan.source = source;
     plan.operations = report.operations;
     plan_methods(&mut plan, span);
     plan
+}
+
+/// The main file and every file it loads, recursively (the engine's libraries
+/// excepted), each once, with their common directory named relative to the crate's.
+fn embed(manifest: &Path, main: &Path, text: &str) -> Result<(String, Vec<Embedded>), String> {
+    let shown = |p: &Path| relative(manifest, p).display().to_string();
+    let mut found = vec![(normalize(main), text.to_string())];
+    let mut next = 0;
+    while let Some((file, text)) = found.get(next).cloned() {
+        next += 1;
+        let dir = file.parent().unwrap_or(Path::new(""));
+        for (line, spec) in charon_pldoc::loaded_files(&text) {
+            let at = format!("{}:{line}", shown(&file));
+            if Path::new(&spec).is_absolute() {
+                return Err(format!(
+                    "{at}: `{spec}` is an absolute path; load it by a path relative to the file that loads it, so the crate builds on any machine"
+                ));
+            }
+            let Some(path) = resolve(dir, &spec) else {
+                return Err(format!(
+                    "{at}: the knowledge base loads `{spec}`, but neither `{spec}.pl` nor `{spec}` is in {}",
+                    shown(dir)
+                ));
+            };
+            if found.iter().any(|(f, _)| *f == path) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("{at}: cannot read `{}`: {e}", shown(&path)))?;
+            found.push((path, text));
+        }
+    }
+    let mut root = found[0].0.parent().unwrap_or(Path::new("")).to_path_buf();
+    for (file, _) in &found {
+        while !file.starts_with(&root) {
+            if !root.pop() {
+                break;
+            }
+        }
+    }
+    let files = found
+        .into_iter()
+        .map(|(abs, text)| Embedded {
+            path: abs
+                .strip_prefix(&root)
+                .unwrap_or(&abs)
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            abs,
+            text,
+        })
+        .collect();
+    Ok((shown(&root), files))
+}
+
+/// The file `spec` names, loaded from a file in `dir`, as the engine finds it:
+/// `spec.pl` unless `spec` ends in `.pl`, else `spec` itself.
+fn resolve(dir: &Path, spec: &str) -> Option<PathBuf> {
+    let base = normalize(&dir.join(spec));
+    if !spec.ends_with(".pl") {
+        let mut with = base.clone().into_os_string();
+        with.push(".pl");
+        let with = PathBuf::from(with);
+        if with.is_file() {
+            return Some(with);
+        }
+    }
+    base.is_file().then_some(base)
+}
+
+/// `path` with `.` and `..` resolved lexically (symbolic links are followed by the
+/// engine as written, so they are kept as written here).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `to` relative to the directory `from` (both absolute), `""` for the same.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let from = normalize(from);
+    let to = normalize(to);
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = PathBuf::new();
+    for _ in from.components().skip(common) {
+        out.push("..");
+    }
+    for c in to.components().skip(common) {
+        out.push(c);
+    }
+    out
 }
 
 fn plan_methods(plan: &mut Plan, span: Span) {

@@ -264,6 +264,31 @@ pub fn dynamic_declared(directive: &str) -> Vec<(String, usize)> {
     scan::dynamic_declared(directive)
 }
 
+/// The files of its own that a knowledge base's text loads, in order, with the line
+/// of the directive: the atoms named by `:- include(F).`, `:- consult(F).`,
+/// `:- ensure_loaded(F).`, `:- use_module(F).`, `:- use_module(F, Imports).` and
+/// `:- [F, G].` (lists too). `library(…)` is the engine's and is left out. A name is
+/// resolved as the engine does: against the directory of the file that names it,
+/// with `.pl` added when the name has no such suffix and that file exists.
+///
+/// ```
+/// use charon_pldoc::loaded_files;
+/// let text = ":- use_module(library(lists)).\n:- include('facts.pl').\n:- [helpers, more].\n";
+/// assert_eq!(
+///     loaded_files(text),
+///     [(2, "facts.pl".to_string()), (3, "helpers".to_string()), (3, "more".to_string())]
+/// );
+/// ```
+pub fn loaded_files(src: &str) -> Vec<(usize, String)> {
+    scan::scan(src)
+        .into_iter()
+        .flat_map(|item| match item {
+            Item::Clause { line, loads, .. } => loads.into_iter().map(|f| (line, f)).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// Whether `name` can be a tool name and a route segment.
 pub fn is_valid_tool_name(name: &str) -> bool {
     (1..=64).contains(&name.len())

@@ -39,6 +39,9 @@ pub(crate) enum Item {
         span: std::ops::Range<usize>,
         /// A fact in functional notation, `name(…).` (see [`plain_fact`]).
         fact: bool,
+        /// For a directive, the files of the knowledge base's own it loads (see
+        /// [`file_loads`]).
+        loads: Vec<String>,
     },
 }
 
@@ -868,17 +871,55 @@ fn functor(t: &Term, extra: usize) -> Head {
     }
 }
 
-/// Reads what a clause defines from its tokens, and applies the `op/3` directives.
-fn read_head(toks: &[Tok], ops: &mut Ops) -> Head {
+/// The files a directive loads: the atoms (not `library(…)`) that `include/1`,
+/// `consult/1`, `ensure_loaded/1`, `use_module/1,2` or a list `[a, b]` names.
+fn file_loads(t: &Term) -> Vec<String> {
+    fn specs(t: &Term, out: &mut Vec<String>) {
+        match t {
+            Term::Atom(a) if a != "[]" => out.push(a.clone()),
+            Term::List(items, _) => items.iter().for_each(|i| specs(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Term::Compound(neck, body) = t
+        && neck == ":-"
+        && let [goal] = body.as_slice()
+    {
+        match goal {
+            Term::Compound(f, args)
+                if matches!(
+                    (f.as_str(), args.len()),
+                    ("include" | "consult" | "ensure_loaded" | "use_module", 1) | ("use_module", 2)
+                ) =>
+            {
+                specs(&args[0], &mut out);
+            }
+            Term::List(..) => specs(goal, &mut out),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Reads what a clause defines from its tokens, and applies the `op/3` directives;
+/// for a directive, also the files it loads.
+fn read_clause(toks: &[Tok], ops: &mut Ops) -> (Head, Vec<String>) {
     if let Some(t) = Parser::parse(toks, ops, 1200) {
         let head = head_of_term(&t);
         if head == Head::Directive {
             ops.declare_from(&t);
+            return (head, file_loads(&t));
         }
-        return head;
+        return (head, Vec::new());
     }
-    // A syntax error, or operators the scanner does not know (a library's, in the
-    // body): read what comes before the neck alone.
+    (read_head_fallback(toks, ops), Vec::new())
+}
+
+/// What a clause the parser cannot read defines: a syntax error, or operators the
+/// scanner does not know (a library's, in the body).
+fn read_head_fallback(toks: &[Tok], ops: &mut Ops) -> Head {
+    // Read what comes before the neck alone.
     let is_name = |t: Option<&Tok>, names: &[&str]| matches!(t, Some(Tok::Name { text, quoted: false }) if names.contains(&text.as_str()));
     if is_name(toks.first(), &[":-", "?-"]) {
         return if toks.get(1) == Some(&Tok::OpenCT) {
@@ -1005,11 +1046,13 @@ pub(crate) fn scan(src: &str) -> Vec<Item> {
             toks.push(tok);
             layout = lx.skip_layout();
         }
+        let (head, loads) = read_clause(&toks, &mut ops);
         items.push(Item::Clause {
             line,
             fact: plain_fact(&toks),
-            head: read_head(&toks, &mut ops),
+            head,
             span: start..end,
+            loads,
         });
     }
     items
@@ -1182,6 +1225,7 @@ mod tests {
                     head: pred("p", 0),
                     span: 24..26,
                     fact: false,
+                    loads: Vec::new(),
                 },
             ]
         );

@@ -55,6 +55,20 @@ impl PrivateDir {
         file.write_all(contents)?;
         Ok(path)
     }
+
+    /// Writes a new file at the relative path `rel` (its directories created with
+    /// mode 0700 as needed; the caller checks that `rel` stays inside).
+    pub(crate) fn write_at(&self, rel: &str, contents: &[u8]) -> std::io::Result<PathBuf> {
+        if let Some(parent) = Path::new(rel).parent()
+            && !parent.as_os_str().is_empty()
+        {
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .recursive(true)
+                .create(self.0.join(parent))?;
+        }
+        self.write(rel, contents)
+    }
 }
 
 impl Drop for PrivateDir {

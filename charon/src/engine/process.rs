@@ -503,9 +503,26 @@ impl Worker {
     }
 }
 
-/// Turns scryer's consult messages into `file:line: why`.
+/// Turns scryer's consult messages into `file:line: why`. The wrapper says which
+/// file (and line) an error happened in with a `charon-blame: LINE PATH` line, when
+/// the knowledge base loads other files; without it the error is the main file's.
 fn load_message(kb: &Path, messages: &str) -> String {
-    let file = kb.display();
+    let blame = messages.lines().find_map(|l| {
+        let (line, path) = l.strip_prefix("charon-blame: ")?.split_once(' ')?;
+        Some((
+            line.parse::<u64>().ok().filter(|&n| n > 0),
+            path.to_string(),
+        ))
+    });
+    let (blamed_line, file) = match blame {
+        Some((line, path)) => (line, path),
+        None => (None, kb.display().to_string()),
+    };
+    let messages: String = messages
+        .lines()
+        .filter(|l| !l.starts_with("charon-blame: "))
+        .collect::<Vec<_>>()
+        .join("\n");
     // scryer reports `error(syntax_error(What),read_term/3:Line)`.
     if let Some(start) = messages.find("syntax_error(") {
         let rest = &messages[start + "syntax_error(".len()..];
@@ -525,16 +542,20 @@ fn load_message(kb: &Path, messages: &str) -> String {
             None => format!("{file}: syntax error: {what}"),
         };
     }
+    let at = match blamed_line {
+        Some(line) => format!("{file}:{line}"),
+        None => file,
+    };
     // One line: the binary prints this as its one-line cause.
     let detail = messages
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty())
+        .filter(|l| !l.is_empty() && *l != "throw(file_load_error).")
         .collect::<Vec<_>>()
         .join("; ");
     if detail.is_empty() {
-        format!("{file}: the knowledge base failed to load")
+        format!("{at}: the knowledge base failed to load")
     } else {
-        format!("{file}: the knowledge base failed to load: {detail}")
+        format!("{at}: the knowledge base failed to load: {detail}")
     }
 }

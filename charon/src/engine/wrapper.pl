@@ -626,8 +626,11 @@
 % and the load fails, as under consult/1; an error outside the loader (the file
 % cannot be opened) is printed too.
 '$charon_consult'(Path) :-
+    retractall('$charon_kb_blamed'),
+    retractall('$charon_kb_loaded'(_)),
+    retractall('$charon_kb_file'(_)),
     '$push_load_state_payload'(E0),
-    catch('$charon_kb_load'(Path, E0), Error, '$charon_kb_error'(Error)).
+    catch('$charon_kb_load'(Path, [], E0), Error, '$charon_kb_error'(Error)).
 
 '$charon_kb_error'(file_load_error) :- !, fail.
 '$charon_kb_error'(Error) :-
@@ -635,30 +638,47 @@
     nl,
     fail.
 
-'$charon_kb_load'(Path0, E0) :-
+:- dynamic('$charon_kb_blamed'/0).
+:- dynamic('$charon_kb_loaded'/1).
+:- dynamic('$charon_kb_file'/1).
+
+% '$charon_kb_load'(+Path, +Exports, +E0): loads the file Path (absolute, or
+% relative to the working directory) as use_module/2 does (loader:use_module/3):
+% its own load context, its module's exports (Exports, [] for all) imported into
+% the loading context E0.
+'$charon_kb_load'(Path0, Exports, E0) :-
     loader:load_context_path(Path0, Path1),
     loader:open_file(Path1, S),
     stream_property(S, file_name(Path)),
+    assertz('$charon_kb_loaded'(Path)),
     loader:create_file_load_context(S, Path, E),
     '$add_in_situ_filename_module'(E),
-    catch('$charon_kb_terms'(S, E), Error, loader:file_load_cleanup(E, Error)),
+    asserta('$charon_kb_file'(Path)),
+    catch('$charon_kb_terms'(S, E, Path),
+          Error,
+          ( '$charon_kb_blame'(Path, 0, Error), loader:file_load_cleanup(E, Error) )),
+    retract('$charon_kb_file'(Path)),
     '$pop_load_context',
-    '$use_module'(E0, E, []).
+    '$use_module'(E0, E, Exports).
 
-'$charon_kb_terms'(S, E) :-
+'$charon_kb_terms'(S, E, Path) :-
+    '$charon_kb_each'(S, E, Path),
+    close(S),
+    '$conclude_load'(E),
+    loader:run_initialization_goals.
+
+% '$charon_kb_each'(+S, +E, +Path): compiles every term of S into E.
+'$charon_kb_each'(S, E, Path) :-
     (   repeat,
         '$charon_kb_next'(S, T, Line, Singletons),
         (   T == end_of_file -> !
         ;   var(T) -> throw(error(instantiation_error, load/1))
-        ;   T = (?- _) -> '$charon_kb_answers'(S, E), fail
+        ;   T = (?- _) -> '$charon_kb_answers'(S, E, Path), fail
         ;   loader:warn_about_singletons(Singletons, Line),
-            '$charon_kb_compile'(T, E),
+            '$charon_kb_compile'(T, E, Path, Line),
             fail
         )
-    ),
-    close(S),
-    '$conclude_load'(E),
-    loader:run_initialization_goals.
+    ).
 
 % '$charon_kb_next'(+S, -T, -Line, -Singletons): the next term and the line it
 % starts on (loader:stream_next_term/4).
@@ -671,23 +691,97 @@
     ).
 
 % compile_term/2 does not fail; if it did, load_loop/2 would fail the load, and
-% so does this, naming the term.
-'$charon_kb_compile'(T, E) :-
-    (   loader:compile_term(T, E) -> true
+% so does this, naming the term. The directives that load other files, which
+% scryer takes only as goals, are done here as a Prolog system does them.
+'$charon_kb_compile'(T, E, Path, Line) :-
+    catch('$charon_kb_compile_'(T, E, Path), Error,
+          ( '$charon_kb_blame'(Path, Line, Error), throw(Error) )).
+
+'$charon_kb_compile_'(T, E, Path) :-
+    (   T = (:- D), nonvar(D), '$charon_kb_loading'(D, How, Specs0)
+    ->  '$charon_kb_specs'(Specs0, Specs),
+        '$charon_kb_load_all'(Specs, How, E, Path)
+    ;   loader:compile_term(T, E) -> true
     ;   throw(error(charon_not_compiled(T), load/1))
     ).
 
+'$charon_kb_loading'(include(S), include, S).
+'$charon_kb_loading'(consult(S), consult, S).
+'$charon_kb_loading'(ensure_loaded(S), ensure_loaded, S).
+'$charon_kb_loading'([S|Ss], consult, [S|Ss]).
+'$charon_kb_loading'(use_module(S), use_module([]), S) :- '$charon_kb_local'(S).
+'$charon_kb_loading'(use_module(S, Is), use_module(Is), S) :-
+    '$charon_kb_local'(S), Is \== [].
+
+% A file of the knowledge base's own, not library(...): resolved against the file
+% that names it (scryer would take the main file's directory).
+'$charon_kb_local'(S) :- atom(S).
+
+'$charon_kb_specs'(S, _) :- var(S), !, throw(error(instantiation_error, load/1)).
+'$charon_kb_specs'([], []) :- !.
+'$charon_kb_specs'([S|Ss], Specs) :- !,
+    '$charon_kb_specs'(S, Specs0), '$charon_kb_specs'(Ss, Specs1),
+    append(Specs0, Specs1, Specs).
+'$charon_kb_specs'(S, [S]).
+
+'$charon_kb_load_all'([], _, _, _).
+'$charon_kb_load_all'([S|Ss], How, E, Path) :-
+    '$charon_kb_load_one'(How, S, E, Path),
+    '$charon_kb_load_all'(Ss, How, E, Path).
+
+'$charon_kb_load_one'(_, S, E, _) :-
+    nonvar(S), S = library(_), !,
+    loader:use_module(S, [], E).
+'$charon_kb_load_one'(How, S, E, From) :-
+    (   '$charon_resolve'(S, From, File) -> true
+    ;   '$charon_kb_how'(How, Name),
+        (   atom(S) -> throw(error(existence_error(source_sink, S), Name/1))
+        ;   throw(error(type_error(atom, S), Name/1))
+        )
+    ),
+    '$charon_kb_load_file'(How, File, E).
+
+'$charon_kb_how'(use_module(_), use_module) :- !.
+'$charon_kb_how'(How, How).
+
+'$charon_kb_load_file'(include, File, E) :- !,
+    (   '$charon_kb_file'(File) -> throw(error(charon_include_cycle(File), include/1))
+    ;   true
+    ),
+    setup_call_cleanup(
+        open(File, read, S),
+        ( asserta('$charon_kb_file'(File)),
+          catch('$charon_kb_each'(S, E, File), Error,
+                ( '$charon_kb_blame'(File, 0, Error), throw(Error) )),
+          retract('$charon_kb_file'(File)) ),
+        close(S)).
+'$charon_kb_load_file'(ensure_loaded, File, _) :-
+    '$charon_kb_loaded'(File), !.
+'$charon_kb_load_file'(use_module(Is), File, E) :- !,
+    '$charon_kb_load'(File, Is, E).
+'$charon_kb_load_file'(_, File, E) :-
+    '$charon_kb_load'(File, [], E).
+
+% '$charon_kb_blame'(+Path, +Line, +Error): says on the output which file (and
+% line, 0 if unknown) an error happened in; only the innermost says it. The
+% engine reads it to name the file in the load error.
+'$charon_kb_blame'(_, _, _) :- '$charon_kb_blamed', !.
+'$charon_kb_blame'(_, _, file_load_error) :- !.
+'$charon_kb_blame'(Path, Line, _) :-
+    assertz('$charon_kb_blamed'),
+    format("~ncharon-blame: ~d ~a~n", [Line, Path]).
+
 % After a query, up to the next term that is no answer description
 % (loader:devour_answer_descriptions/2).
-'$charon_kb_answers'(S, E) :-
+'$charon_kb_answers'(S, E, Path) :-
     '$charon_kb_next'(S, T, Line, Singletons),
     (   T == end_of_file -> true
     ;   var(T) -> throw(error(instantiation_error, load/1))
-    ;   T = (?- _) -> '$charon_kb_answers'(S, E)
-    ;   loader:answer_description(T) -> '$charon_kb_answers'(S, E)
+    ;   T = (?- _) -> '$charon_kb_answers'(S, E, Path)
+    ;   loader:answer_description(T) -> '$charon_kb_answers'(S, E, Path)
     ;   Lines is Line - 1,
         loader:warn_about_singletons(Singletons, Lines),
-        '$charon_kb_compile'(T, E)
+        '$charon_kb_compile'(T, E, Path, Line)
     ).
 
 % ---------------------------------------------------------------------------
@@ -998,6 +1092,7 @@
 :- dynamic('$charon_src'/3).
 :- dynamic('$charon_src_pred'/3).
 :- dynamic('$charon_src_file'/1).
+:- dynamic('$charon_src_seen'/1).
 
 % '$charon_explain'(+File, +Goal, +Depth, +Limit, -Proof): Proof = n(Kind, Text, Children),
 % Kind fact | rule | builtin | negation, Text the goal as proved (quoted text).
@@ -1016,24 +1111,40 @@
     ;   call(retractall, '$charon_src'(_, _, _)),
         call(retractall, '$charon_src_pred'(_, _, _)),
         call(retractall, '$charon_src_file'(_)),
-        setup_call_cleanup(open(File, read, S), '$charon_src_read'(S, user), close(S)),
+        call(retractall, '$charon_src_seen'(_)),
+        '$charon_src_from'(File, user),
         call(assertz, '$charon_src_file'(File))
     ).
 
-'$charon_src_read'(S, M) :-
-    '$charon_next_term'(S, T),
-    (   T == end_of_file -> true
-    ;   '$charon_src_term'(T, M, M1),
-        '$charon_src_read'(S, M1)
+% The files the knowledge base loads (include/1, consult/1, ensure_loaded/1 and
+% use_module/1,2 of its own files) are read too, each once: an included file into
+% the module of the file that includes it, another file into user unless it
+% declares a module.
+'$charon_src_from'(File, M) :-
+    (   '$charon_src_seen'(File) -> true
+    ;   call(assertz, '$charon_src_seen'(File)),
+        setup_call_cleanup(open(File, read, S), '$charon_src_read'(S, File, M), close(S))
     ).
 
-'$charon_src_term'(T, M, M) :- var(T), !.
-'$charon_src_term'((:- module(M, _)), _, M) :- !.
-'$charon_src_term'((:- _), M, M) :- !.
-'$charon_src_term'((_ --> _), M, M) :- !.
-'$charon_src_term'((H0 :- B), M0, M0) :- !,
+'$charon_src_read'(S, File, M) :-
+    '$charon_next_term'(S, T),
+    (   T == end_of_file -> true
+    ;   '$charon_src_term'(T, File, M, M1),
+        '$charon_src_read'(S, File, M1)
+    ).
+
+'$charon_src_term'(T, _, M, M) :- var(T), !.
+'$charon_src_term'((:- module(M, _)), _, _, M) :- !.
+'$charon_src_term'((:- D), File, M, M) :-
+    nonvar(D), '$charon_loads'(D, Specs0), !,
+    '$charon_kb_specs'(Specs0, Specs),
+    forall(( member(Spec, Specs), '$charon_resolve'(Spec, File, Path) ),
+           ( D = include(_) -> '$charon_src_from'(Path, M) ; '$charon_src_from'(Path, user) )).
+'$charon_src_term'((:- _), _, M, M) :- !.
+'$charon_src_term'((_ --> _), _, M, M) :- !.
+'$charon_src_term'((H0 :- B), _, M0, M0) :- !,
     '$charon_head'(H0, M0, M, H), '$charon_src_add'(M, H, B).
-'$charon_src_term'(H0, M0, M0) :-
+'$charon_src_term'(H0, _, M0, M0) :-
     '$charon_head'(H0, M0, M, H), '$charon_src_add'(M, H, true).
 
 '$charon_src_add'(M, H, B) :-

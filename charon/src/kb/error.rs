@@ -23,6 +23,10 @@ pub enum LoadError {
     /// names `file:line` where the engine gives one.
     #[error("{0}")]
     Consult(String),
+    /// Files given in memory ([`SourceFiles`](crate::SourceFiles)) cannot be laid
+    /// out: none given, or a path that is not relative or leaves the directory.
+    #[error("{0}")]
+    Sources(String),
     /// The engine could not be started.
     #[error(transparent)]
     Engine(EngineError),

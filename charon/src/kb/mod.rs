@@ -159,41 +159,102 @@ impl KnowledgeBase {
     ) -> Result<Self, LoadError> {
         let report = pldoc::analyse(name, text);
         let (abs, temp) = temp_file(text)?;
-        Self::start(name.to_string(), report, abs, config, Some(temp))
+        Self::start(name.to_string(), report, abs, config, Some((temp, None)))
     }
 
     /// A knowledge base from operations read before (no PlDoc parsing now) and the
-    /// source text they were read from. This is how `knowledge_base!` loads the text
-    /// it compiled in; `file` names it in messages.
+    /// source text they were read from; `file` names it in messages. For a knowledge
+    /// base of several files, see [`from_model_files`](Self::from_model_files).
     pub fn from_model(
         file: &str,
         source: &str,
         operations: Vec<Operation>,
         config: EngineConfig,
     ) -> Result<Self, LoadError> {
-        let report = Report {
-            operations,
-            rejections: Vec::new(),
-        };
         let (abs, temp) = temp_file(source)?;
-        Self::start(file.to_string(), report, abs, config, Some(temp))
+        Self::start(
+            file.to_string(),
+            model(operations),
+            abs,
+            config,
+            Some((temp, None)),
+        )
     }
 
+    /// A knowledge base of several files held in memory, its PlDoc read now from the
+    /// main file (the first). The files are laid out as on disk, so that the main
+    /// file's `:- include(…)`, `consult`, `ensure_loaded` and `use_module` of its
+    /// siblings find them; nothing is read from the disk.
+    pub fn from_sources_with(
+        sources: SourceFiles<'_>,
+        config: EngineConfig,
+    ) -> Result<Self, LoadError> {
+        let (main, text) = sources.main()?;
+        let report = pldoc::analyse(&sources.display(main), text);
+        Self::from_files(sources, report, config)
+    }
+
+    /// A knowledge base from operations read before (no PlDoc parsing now) and the
+    /// files they were read from, held in memory (the main file first). This is how
+    /// `knowledge_base!` loads the files it compiled in.
+    pub fn from_model_files(
+        sources: SourceFiles<'_>,
+        operations: Vec<Operation>,
+        config: EngineConfig,
+    ) -> Result<Self, LoadError> {
+        Self::from_files(sources, model(operations), config)
+    }
+
+    fn from_files(
+        sources: SourceFiles<'_>,
+        report: Report,
+        config: EngineConfig,
+    ) -> Result<Self, LoadError> {
+        let (main, _) = sources.main()?;
+        let err = |source| LoadError::Read {
+            path: std::env::temp_dir(),
+            source,
+        };
+        let dir = PrivateDir::new("charon-src").map_err(err)?;
+        for (path, text) in sources.files {
+            sources.check(path)?;
+            dir.write_at(path, text.as_bytes()).map_err(err)?;
+        }
+        let abs = dir.path().join(main);
+        let display = sources.display(main);
+        let root = sources.root.to_string();
+        Self::start(display, report, abs, config, Some((dir, Some(root))))
+    }
+
+    /// `temp`: the private directory holding text that came from memory, and how
+    /// messages name that directory (its files are named as written in the source
+    /// when `None`: the one file is `display`).
     fn start(
         display: String,
         report: Report,
         abs: PathBuf,
         config: EngineConfig,
-        temp: Option<PrivateDir>,
+        temp: Option<(PrivateDir, Option<String>)>,
     ) -> Result<Self, LoadError> {
         let stubs = codec::stubs(&report.operations);
         let started = std::time::Instant::now();
         let engine = Engine::start(&abs, &stubs, config).map_err(|e| match e {
             EngineError::Load(m) => {
-                LoadError::Consult(m.replace(&abs.display().to_string(), &display))
+                let mut m = m.replace(&abs.display().to_string(), &display);
+                if let Some((dir, Some(root))) = &temp {
+                    let prefix = format!("{}/", dir.path().display());
+                    let named = if root.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{root}/")
+                    };
+                    m = m.replace(&prefix, &named);
+                }
+                LoadError::Consult(m)
             }
             other => LoadError::Engine(other),
         })?;
+        let temp = temp.map(|(dir, _)| dir);
         let display_name = &display;
         let items = engine.analyse().map_err(LoadError::Engine)?;
         let found = analysis::analyse(&items);
@@ -458,6 +519,73 @@ fn read(path: &Path) -> Result<(String, PathBuf), LoadError> {
     let text = std::fs::read_to_string(path).map_err(err)?;
     let abs = std::path::absolute(path).map_err(err)?;
     Ok((text, abs))
+}
+
+/// The files of a knowledge base held in memory, as `knowledge_base!` compiles them
+/// in: the main file first, then the files it loads, each by its path relative to
+/// one directory (`/`-separated, no `..`), so that they find each other as on disk.
+///
+/// ```
+/// let sources = charon::SourceFiles {
+///     root: "kb",
+///     files: &[
+///         ("shop.pl", ":- include('prices.pl').\n%! price(+Item:atom, -P:float) is semidet.\n"),
+///         ("prices.pl", "price(apple, 0.5).\n"),
+///     ],
+/// };
+/// # let _ = sources;
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct SourceFiles<'a> {
+    /// How messages name the directory the paths are relative to (`"kb"` makes the
+    /// main file `kb/shop.pl` in a load error; `""` names the files alone).
+    pub root: &'a str,
+    /// `(path, text)` of each file, the main file first.
+    pub files: &'a [(&'a str, &'a str)],
+}
+
+impl SourceFiles<'_> {
+    fn main(&self) -> Result<(&str, &str), LoadError> {
+        self.files
+            .first()
+            .map(|(path, text)| (*path, *text))
+            .ok_or_else(|| invalid("no files were given".into()))
+    }
+
+    /// How messages name `path`.
+    fn display(&self, path: &str) -> String {
+        if self.root.is_empty() {
+            path.to_string()
+        } else {
+            format!("{}/{path}", self.root)
+        }
+    }
+
+    fn check(&self, path: &str) -> Result<(), LoadError> {
+        let plain = !path.is_empty()
+            && Path::new(path)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if plain {
+            Ok(())
+        } else {
+            Err(invalid(format!(
+                "`{path}`: the path of a file held in memory must be relative, without `.` or `..`"
+            )))
+        }
+    }
+}
+
+/// The report of operations read before (at compile time): nothing was rejected.
+fn model(operations: Vec<Operation>) -> Report {
+    Report {
+        operations,
+        rejections: Vec::new(),
+    }
+}
+
+fn invalid(message: String) -> LoadError {
+    LoadError::Sources(message)
 }
 
 /// Writes source text to a file in a private directory: the engine consults files only

@@ -1,8 +1,10 @@
-/*  A small shop: prices, baskets, and one number too big for 64 bits. */
+/*  A small shop: prices, baskets, and one number too big for 64 bits.
+    Split into files the standard ways: the item list is included, the
+    arithmetic is a module, the offers are consulted. */
 
-item(apple, 0.5).
-item(bread, 2.25).
-item(cheese, 7.0).
+:- include('data/items.pl').
+:- use_module(arith).
+:- consult(offers).
 
 %! price(+Item:atom, -Price:float) is semidet.
 %
@@ -20,5 +22,9 @@ basket_total([Item|Items], Total) :-
 %! factorial(+N:int, -F:int) is det.
 %
 %  N!, exact at any size.
-factorial(0, 1) :- !.
-factorial(N, F) :- N > 0, M is N - 1, factorial(M, G), F is N * G.
+factorial(N, F) :- product_up_to(N, F).
+
+%! offer(-Item:atom, -Percent:int) is nondet.
+%
+%  The items on offer this week, and the discount.
+offer(Item, Percent) :- weekly_offer(Item, Percent).
