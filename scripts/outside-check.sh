@@ -48,6 +48,11 @@ expect() {
 }
 expect 9.75 total apple bread cheese
 expect 3628800 factorial 10
+# The dev profile with the README's setting runs an optimised engine: no warning.
+if run factorial 10 2>&1 >/dev/null | grep -q "compiled without optimisation"; then
+  echo "outside-check: the dev build warns that the engine is unoptimised despite the README's setting" >&2
+  exit 1
+fi
 expect "bread 10%, cheese 25%" offers
 # An edit of an included file reaches the next build.
 echo "item(milk, 1.5)." >>"$items"

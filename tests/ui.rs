@@ -21,20 +21,24 @@ fn trybuild_crate_dir() -> PathBuf {
         .join(env!("CARGO_PKG_NAME"))
 }
 
-fn copy_fixtures(to: &Path) {
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui").join("kbs");
-    let to = to.join("kbs");
-    std::fs::create_dir_all(&to).expect("fixture dir");
-    for entry in std::fs::read_dir(&from).expect("ui/kbs") {
+/// Copies the directory `from` into `to`, subdirectories included.
+fn copy_fixtures(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("fixture dir");
+    for entry in std::fs::read_dir(from).expect("ui/kbs") {
         let path = entry.expect("entry").path();
-        let name = path.file_name().expect("file name");
-        std::fs::copy(&path, to.join(name)).expect("copy fixture");
+        let target = to.join(path.file_name().expect("file name"));
+        if path.is_dir() {
+            copy_fixtures(&path, &target);
+        } else {
+            std::fs::copy(&path, target).expect("copy fixture");
+        }
     }
 }
 
 #[test]
 fn ui() {
-    copy_fixtures(&trybuild_crate_dir());
+    let kbs = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui").join("kbs");
+    copy_fixtures(&kbs, &trybuild_crate_dir().join("kbs"));
     let t = trybuild::TestCases::new();
     t.pass("ui/pass/*.rs");
     t.compile_fail("ui/fail/*.rs");

@@ -9,5 +9,7 @@ use proc_macro::TokenStream;
 #[proc_macro]
 pub fn knowledge_base(input: TokenStream) -> TokenStream {
     let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from);
-    charon_codegen::expand(input.into(), manifest_dir.as_deref()).into()
+    // The file the call is in, read to tell two calls that would make one type.
+    let call_file = proc_macro::Span::call_site().local_file();
+    charon_codegen::expand_in(input.into(), manifest_dir.as_deref(), call_file.as_deref()).into()
 }

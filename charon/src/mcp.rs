@@ -750,7 +750,12 @@ fn rpc_error(
         .into_response()
 }
 
-/// The streamable HTTP service (mount it with `nest_service("/mcp", …)`).
+/// rmcp's streamable HTTP service for `server`, as it is: the building block under
+/// [`router`], without what that adds around it. Prefer [`router`]: this service
+/// reads and writes JSON with serde_json alone, so integers past 64 bits in a
+/// request are rounded and in an answer are written as Charon's internal marked
+/// text (an application that turns on serde_json's `arbitrary_precision` gets them
+/// exact either way), and it has no limit on sessions or body size of its own.
 pub fn http_service(
     server: McpServer,
     config: StreamableHttpServerConfig,

@@ -227,3 +227,51 @@ fn the_binary_loads_every_file_from_another_directory() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// With `persist`, the database is written back into the main file alone: a loaded
+/// file with a dynamic predicate's declaration or clauses would bring them back
+/// beside the written ones at the next load, so such a knowledge base is refused.
+/// A knowledge base whose other files hold only static code persists as usual.
+#[test]
+fn persist_keeps_the_database_in_the_main_file() {
+    let persisting = || charon::EngineConfig {
+        persist: true,
+        ..config()
+    };
+    let main = ":- include('d.pl').\n:- use_module(helpers).\n\
+                %! bump(-N:int) is det.\n\
+                bump(N) :- retract(counter(M)), twice(M, M2), N is M2 + 1, assertz(counter(N)).\n";
+    let helpers = ":- module(helpers, [twice/2]).\ntwice(X, Y) :- Y is 2 * X.\n";
+    for (d, says) in [
+        (
+            ":- dynamic(counter/1).\ncounter(0).\n",
+            "d.pl declares counter/1 dynamic",
+        ),
+        (
+            "counter(0).\n",
+            "d.pl holds clauses of the dynamic counter/1",
+        ),
+    ] {
+        let main = format!(":- dynamic(counter/1).\n{main}");
+        let main = if d.starts_with(":-") {
+            main.replacen(":- dynamic(counter/1).\n", "", 1)
+        } else {
+            main
+        };
+        let dir = write_files(&[("main.pl", &main), ("d.pl", d), ("helpers.pl", helpers)]);
+        match KnowledgeBase::load_with(dir.join("main.pl"), persisting()) {
+            Err(LoadError::Persist(m)) => assert!(m.contains(says), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+    // The database in the main file, static code elsewhere: writes survive a restart.
+    let main =
+        format!(":- dynamic(counter/1).\ncounter(1).\n{main}").replace(":- include('d.pl').\n", "");
+    let dir = write_files(&[("main.pl", &main), ("helpers.pl", helpers)]);
+    for want in [3, 7] {
+        let kb = KnowledgeBase::load_with(dir.join("main.pl"), persisting()).expect("loads");
+        assert_eq!(kb.call("bump", &json!({})).expect("bump"), json!(want));
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

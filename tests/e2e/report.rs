@@ -256,3 +256,46 @@ fn knowledge_base_carries_the_same_report() {
         serde_json::json!([])
     );
 }
+
+/// `@charon skip` leaves a documented predicate out without a rejection (a helper
+/// whose mode no operation can have); `@charon name` exposes a predicate under
+/// another name on every surface (route, tool, JSON calls, explain), calling the
+/// predicate it documents.
+#[test]
+fn a_pldoc_tag_skips_or_renames_an_operation() {
+    use serde_json::json;
+    let src = "%! in_list(?X, +L) is nondet.\n%\n%  A helper.\n%  @charon skip\n\
+               in_list(X, [X|_]).\nin_list(X, [_|T]) :- in_list(X, T).\n\n\
+               %! dup(+X:int, -Y:int) is det.\ndup(X, Y) :- Y is X * 2.\n\n\
+               %! dup(+X:int, +N:int, -Y:int) is det.\n%\n%  @charon name dup_times\n\
+               dup(X, N, Y) :- Y is X * N.\n\n\
+               %! odd(-X:int) is det.\n%  @charon rename odd\nodd(1).\n";
+    let report = pldoc::analyse("tags.pl", src);
+    let names: Vec<&str> = report.operations.iter().map(|o| o.name.as_ref()).collect();
+    assert_eq!(names, ["dup", "dup_times"]);
+    assert_eq!(report.operations[1].predicate, "dup");
+    // An unknown tag is a rejection that says what the tags are.
+    assert_eq!(report.rejections.len(), 1, "{report}");
+    assert!(
+        matches!(&report.rejections[0].reason, Reason::UnknownTag(t) if t == "rename odd"),
+        "{report}"
+    );
+    let kb = charon::KnowledgeBase::from_source_with("tags.pl", src, crate::util::config())
+        .expect("loads");
+    assert_eq!(kb.call("dup", &json!({"X": 4})).expect("dup"), json!(8));
+    assert_eq!(
+        kb.call("dup_times", &json!({"X": 4, "N": 3}))
+            .expect("dup_times"),
+        json!(12)
+    );
+    assert_eq!(kb.explainable(), ["dup", "dup_times"]);
+    let id = kb.resolve("dup_times").expect("id");
+    let explained = kb.explain(id, &json!({"X": 2, "N": 5})).expect("explain");
+    assert_eq!(explained.result, json!(10));
+    let kb = std::sync::Arc::new(kb);
+    let server = charon::mcp::McpServer::new(kb.clone());
+    let tools: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(tools, ["dup", "dup_times"]);
+    let doc = charon::http::openapi::document("tags.pl", kb.operations());
+    assert!(doc["paths"]["/dup_times"]["post"].is_object(), "{doc}");
+}

@@ -16,6 +16,7 @@ mod input;
 mod model;
 mod names;
 mod plan;
+mod siblings;
 
 use std::path::Path;
 
@@ -24,11 +25,24 @@ use proc_macro2::TokenStream;
 /// Expands `knowledge_base!(…)`. `manifest_dir` is the invoking crate's
 /// `CARGO_MANIFEST_DIR` (relative paths are resolved against it).
 pub fn expand(input: TokenStream, manifest_dir: Option<&Path>) -> TokenStream {
+    expand_in(input, manifest_dir, None)
+}
+
+/// [`expand`] for a call in the source file `call_file` (when the compiler says
+/// which), read to tell two calls in one module that make the same type.
+pub fn expand_in(
+    input: TokenStream,
+    manifest_dir: Option<&Path>,
+    call_file: Option<&Path>,
+) -> TokenStream {
     let input = match syn::parse2::<input::Input>(input) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),
     };
-    let plan = plan::plan(&input, manifest_dir);
+    let mut plan = plan::plan(&input, manifest_dir);
+    if let Some(hint) = call_file.and_then(|file| siblings::collision(&input, file)) {
+        plan.errors.push(syn::Error::new(input.path.span(), hint));
+    }
     generate::generate(&plan)
 }
 

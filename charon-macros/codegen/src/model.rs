@@ -80,12 +80,14 @@ fn location(l: &Location) -> TokenStream {
 pub(crate) fn operation(op: &Operation) -> TokenStream {
     let p = pldoc();
     let name = text(&op.name);
+    let predicate = text(&op.predicate);
     let args = op.args.iter().map(arg);
     let determinism = determinism(op.determinism);
     let description = text(&op.description);
     let location = location(&op.location);
     quote!(#p::Operation {
         name: #name,
+        predicate: #predicate,
         args: ::std::vec![#(#args),*],
         determinism: #determinism,
         description: #description,

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use charon_pldoc::{Determinism, Mode, Operation, Type};
+use charon_pldoc::{Determinism, Mode, Operation, Type, normalize, resolve_loaded as resolve};
 use proc_macro2::{Ident, Span};
 use syn::Visibility;
 
@@ -111,15 +111,28 @@ pub(crate) enum Solution {
     Struct,
 }
 
+/// The type name made from a path's file stem (`kb/meds.pl`: `Meds`).
+fn derived_name(file: &str) -> String {
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    names::camel(&stem)
+}
+
+/// The name of the type a call makes, if it can make one.
+pub(crate) fn type_name_for(input: &Input) -> Option<String> {
+    match &input.name {
+        Some(name) => Some(name.to_string()),
+        None => Some(derived_name(&input.path.value())).filter(|d| names::is_plain(d)),
+    }
+}
+
 pub(crate) fn plan(input: &Input, manifest_dir: Option<&Path>) -> Plan {
     let span = input.path.span();
     let file = input.path.value();
     let error = |message: String| syn::Error::new(span, message);
-    let stem = Path::new(&file)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let derived = names::camel(&stem);
+    let derived = derived_name(&file);
     let type_name = match &input.name {
         Some(name) => name.clone(),
         None if names::is_plain(&derived) => Ident::new(&derived, span),
@@ -169,12 +182,16 @@ pub(crate) fn plan(input: &Input, manifest_dir: Option<&Path>) -> Plan {
     let report = charon_pldoc::analyse(&file, &source);
     for rejection in &report.rejections {
         plan.errors.push(error(format!(
-            "{rejection}\n{}",
-            rejection.location.snippet(&source)
+            "{rejection}\n{}\nhelp: a predicate documented with `%!` becomes an operation; to leave `{}` out, add the line `%  @charon skip` to its PlDoc",
+            rejection.location.snippet(&source),
+            rejection.predicate
         )));
     }
     match embed(dir, &path, &source) {
         Ok((root, files)) => {
+            for e in syntax_errors(dir, &files) {
+                plan.errors.push(error(e));
+            }
             plan.root = root;
             plan.files = files;
         }
@@ -241,37 +258,48 @@ fn embed(manifest: &Path, main: &Path, text: &str) -> Result<(String, Vec<Embedd
     Ok((shown(&root), files))
 }
 
-/// The file `spec` names, loaded from a file in `dir`, as the engine finds it:
-/// `spec.pl` unless `spec` ends in `.pl`, else `spec` itself.
-fn resolve(dir: &Path, spec: &str) -> Option<PathBuf> {
-    let base = normalize(&dir.join(spec));
-    if !spec.ends_with(".pl") {
-        let mut with = base.clone().into_os_string();
-        with.push(".pl");
-        let with = PathBuf::from(with);
-        if with.is_file() {
-            return Some(with);
+/// What the engine would refuse to read in the files, checked in the order it loads
+/// them (operators carry over), each with the offending line.
+fn syntax_errors(manifest: &Path, files: &[Embedded]) -> Vec<String> {
+    use charon_pldoc::{SyntaxCheck, SyntaxError};
+    fn visit(
+        check: &mut SyntaxCheck,
+        manifest: &Path,
+        files: &[Embedded],
+        index: usize,
+        seen: &mut Vec<usize>,
+    ) -> Vec<SyntaxError> {
+        if seen.contains(&index) {
+            return Vec::new();
         }
+        seen.push(index);
+        let file = &files[index];
+        let name = relative(manifest, &file.abs).display().to_string();
+        let dir = file.abs.parent().unwrap_or(Path::new("")).to_path_buf();
+        let mut load = |check: &mut SyntaxCheck, spec: &str| match resolve(&dir, spec)
+            .and_then(|p| files.iter().position(|f| f.abs == p))
+        {
+            Some(next) => visit(check, manifest, files, next, seen),
+            None => Vec::new(),
+        };
+        check.file(&name, &file.text, &mut load)
     }
-    base.is_file().then_some(base)
-}
-
-/// `path` with `.` and `..` resolved lexically (symbolic links are followed by the
-/// engine as written, so they are kept as written here).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
+    if files.is_empty() {
+        return Vec::new();
     }
-    out
+    let mut check = SyntaxCheck::new(files.iter().map(|f| f.text.as_str()));
+    let mut seen = Vec::new();
+    let errors = visit(&mut check, manifest, files, 0, &mut seen);
+    errors
+        .into_iter()
+        .map(|e| {
+            let text = files
+                .iter()
+                .find(|f| relative(manifest, &f.abs).display().to_string() == *e.location.file)
+                .map_or("", |f| f.text.as_str());
+            format!("{e}\n{}", e.location.snippet(text))
+        })
+        .collect()
 }
 
 /// `to` relative to the directory `from` (both absolute), `""` for the same.
@@ -309,7 +337,7 @@ fn plan_methods(plan: &mut Plan, span: Span) {
             plan.errors.push(syn::Error::new(
                 span,
                 format!(
-                    "{}: operations `{}` and `{other}` would both be the Rust method `{method}`; rename one of the predicates\n{}",
+                    "{}: operations `{}` and `{other}` would both be the Rust method `{method}`; give one of them another name with `@charon name other_name` in its PlDoc\n{}",
                     op.location,
                     op.name,
                     op.location.snippet(&plan.source)

@@ -133,3 +133,35 @@ fn pldoc_text_cannot_become_doc_tests_or_links() {
     assert!(out.contains("&lt;b&gt;"), "{out}");
     assert!(out.contains("```text"), "{out}");
 }
+
+#[test]
+fn every_file_loaded_is_compiled_in_and_checked_in_load_order() {
+    let dir = dir_with(
+        "files",
+        ":- use_module(ops).\n:- include('sub/facts.pl').\n%! p(-X:atom) is nondet.\np(X) :- fact(X).\n",
+    );
+    std::fs::create_dir_all(dir.join("sub")).expect("sub");
+    // An operator declared by a module the main file loads is in force after it.
+    std::fs::write(
+        dir.join("ops.pl"),
+        ":- module(ops, [op(700, xfx, ===>)]).\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("sub/facts.pl"), "fact(a ===> b).\nfact(b c).\n").expect("write");
+    let out = expand_str(quote!("kb.pl"), &dir);
+    assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    assert!(out.contains("sub/facts.pl:2:8: syntax error"), "{out}");
+    assert_eq!(
+        out.matches(":: core :: include_bytes !").count(),
+        3,
+        "{out}"
+    );
+    assert!(out.contains("\"sub/facts.pl\""), "{out}");
+    // A file that is not there is named with the directive's place.
+    std::fs::write(dir.join("sub/facts.pl"), ":- include(nowhere).\n").expect("write");
+    let out = expand_str(quote!("kb.pl"), &dir);
+    assert!(
+        out.contains("sub/facts.pl:1: the knowledge base loads `nowhere`"),
+        "{out}"
+    );
+}

@@ -14,6 +14,8 @@ pub(crate) struct DocBlock {
     pub description: String,
     /// `@arg Name text` entries, in order.
     pub arg_docs: Vec<(String, String)>,
+    /// The text after each `@charon` tag (`skip`, `name other_name`), in order.
+    pub charon: Vec<String>,
 }
 
 /// The parts of a mode line, before types are checked.
@@ -54,6 +56,7 @@ pub(crate) fn block_from_lines(first_line: usize, lines: &[String]) -> DocBlock 
 
     let mut description: Vec<String> = Vec::new();
     let mut arg_docs: Vec<(String, String)> = Vec::new();
+    let mut charon: Vec<String> = Vec::new();
     let mut in_tag = false;
     let mut seen_tag = false;
     for raw in &lines[i..] {
@@ -73,6 +76,9 @@ pub(crate) fn block_from_lines(first_line: usize, lines: &[String]) -> DocBlock 
                 let text = parts.next().unwrap_or_default().trim().to_string();
                 arg_docs.push((name, text));
                 in_tag = true;
+            } else if tag == "charon" {
+                charon.push(body.to_string());
+                in_tag = false;
             } else {
                 // Other tags (@throws, @see, …) end the description but are not shown.
                 in_tag = false;
@@ -102,6 +108,7 @@ pub(crate) fn block_from_lines(first_line: usize, lines: &[String]) -> DocBlock 
         mode_line,
         description,
         arg_docs,
+        charon,
     }
 }
 

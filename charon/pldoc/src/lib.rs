@@ -11,11 +11,13 @@ mod doc;
 mod model;
 mod scan;
 pub mod schema;
+mod syntax;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 pub use model::{Arg, Determinism, Location, Method, Mode, Operation, Text, Type};
+pub use syntax::{SyntaxCheck, SyntaxError};
 
 use scan::{Head, Item};
 
@@ -87,6 +89,8 @@ pub enum Reason {
     InvalidName,
     /// The name is one of the built-in routes.
     ReservedName,
+    /// An `@charon` tag Charon does not know (the tag's text).
+    UnknownTag(String),
 }
 
 impl fmt::Display for Reason {
@@ -124,16 +128,20 @@ impl fmt::Display for Reason {
             ),
             Reason::NameClash { other, at } => write!(
                 f,
-                "operation name clashes with documented {other} at {at}; rename one of them"
+                "operation name clashes with documented {other} at {at}; give one of them another name with `@charon name other_name` in its PlDoc"
             ),
             Reason::InvalidName => write!(
                 f,
-                "the name is not valid as a tool name (1-64 characters from A-Z a-z 0-9 _ -)"
+                "the name is not valid as a tool name (1-64 characters from A-Z a-z 0-9 _ -); give the operation another with `@charon name other_name` in its PlDoc"
             ),
             Reason::ReservedName => write!(
                 f,
-                "the name is a built-in route ({}); rename the predicate",
+                "the name is a built-in route ({}); give the operation another with `@charon name other_name` in its PlDoc",
                 RESERVED_NAMES.join(", ")
+            ),
+            Reason::UnknownTag(text) => write!(
+                f,
+                "`@charon {text}` is not a Charon tag; write `@charon skip` (not exposed) or `@charon name other_name` (exposed under that name)"
             ),
         }
     }
@@ -289,6 +297,52 @@ pub fn loaded_files(src: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The file a knowledge base's file in `dir` loads under the name `spec` (see
+/// [`loaded_files`]), found as the engine finds it: `spec.pl` unless `spec` ends in
+/// `.pl`, else `spec` itself; `None` if neither is a file. `.` and `..` are resolved
+/// lexically (symbolic links are kept as written, as the engine keeps them).
+pub fn resolve_loaded(dir: &std::path::Path, spec: &str) -> Option<std::path::PathBuf> {
+    let base = normalize(&dir.join(spec));
+    if !spec.ends_with(".pl") {
+        let mut with = base.clone().into_os_string();
+        with.push(".pl");
+        let with = std::path::PathBuf::from(with);
+        if with.is_file() {
+            return Some(with);
+        }
+    }
+    base.is_file().then_some(base)
+}
+
+/// `path` with `.` and `..` resolved lexically.
+pub fn normalize(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Where the engine would refuse to read `src` (one file, the files it loads not
+/// followed; see [`SyntaxCheck`] for a knowledge base of several files).
+///
+/// ```
+/// let errors = charon_pldoc::syntax_errors("kb.pl", "p(a).\np(b) q(c).\n");
+/// assert_eq!(errors[0].to_string().split(": unexpected").next(), Some("kb.pl:2:6: syntax error"));
+/// ```
+pub fn syntax_errors(file: &str, src: &str) -> Vec<SyntaxError> {
+    SyntaxCheck::new([src]).file(file, src, &mut |_, _| Vec::new())
+}
+
 /// Whether `name` can be a tool name and a route segment.
 pub fn is_valid_tool_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
@@ -324,6 +378,9 @@ pub fn analyse(file: &str, src: &str) -> Report {
             continue;
         };
         i = next;
+        if block.charon.iter().any(|t| t.trim() == "skip") {
+            continue;
+        }
         let following = items[next..].iter().find_map(|it| match it {
             Item::Clause { line, head, .. } => Some((*line, head)),
             _ => None,
@@ -558,10 +615,18 @@ fn build(
         }
     }
 
-    if !is_valid_tool_name(&ml.name) {
+    let mut name = ml.name.clone();
+    for tag in &block.charon {
+        let mut words = tag.split_whitespace();
+        match (words.next(), words.next(), words.next()) {
+            (Some("name"), Some(other), None) => name = other.to_string(),
+            _ => return Err(reject(pi, Reason::UnknownTag(tag.trim().to_string()))),
+        }
+    }
+    if !is_valid_tool_name(&name) {
         return Err(reject(pi, Reason::InvalidName));
     }
-    if RESERVED_NAMES.contains(&ml.name.as_str()) {
+    if RESERVED_NAMES.contains(&name.as_str()) {
         return Err(reject(pi, Reason::ReservedName));
     }
     let determinism = ml.determinism.map_err(|w| {
@@ -632,7 +697,8 @@ fn build(
         });
     }
     Ok(Operation {
-        name: ml.name.into(),
+        name: name.into(),
+        predicate: ml.name.into(),
         args,
         determinism,
         description: block.description.clone().into(),

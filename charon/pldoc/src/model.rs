@@ -232,8 +232,11 @@ pub struct Arg {
 /// An exposed predicate: one operation on every surface.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Operation {
-    /// Operation name = predicate name.
+    /// The operation's name: the route, the MCP tool, the Rust method. The
+    /// predicate's name unless its PlDoc gives another with `@charon name`.
     pub name: Text,
+    /// The name of the predicate it calls.
+    pub predicate: Text,
     /// Arguments in mode-line order.
     pub args: Vec<Arg>,
     /// Declared determinism.

@@ -152,30 +152,33 @@ pub(crate) enum Tok {
     Bad,
 }
 
-struct Lexer<'a> {
+pub(crate) struct Lexer<'a> {
     chars: &'a [char],
-    pos: usize,
-    line: usize,
+    pub(crate) pos: usize,
+    pub(crate) line: usize,
+    /// Where a quoted item that the text ends inside starts, if one does.
+    pub(crate) unterminated: Option<usize>,
 }
 
 impl<'a> Lexer<'a> {
-    fn new(chars: &'a [char]) -> Self {
+    pub(crate) fn new(chars: &'a [char]) -> Self {
         Lexer {
             chars,
             pos: 0,
             line: 1,
+            unterminated: None,
         }
     }
 
-    fn peek(&self) -> Option<char> {
+    pub(crate) fn peek(&self) -> Option<char> {
         self.chars.get(self.pos).copied()
     }
 
-    fn peek_at(&self, n: usize) -> Option<char> {
+    pub(crate) fn peek_at(&self, n: usize) -> Option<char> {
         self.chars.get(self.pos + n).copied()
     }
 
-    fn bump(&mut self) -> Option<char> {
+    pub(crate) fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
         self.pos += 1;
         if c == '\n' {
@@ -191,14 +194,14 @@ impl<'a> Lexer<'a> {
     }
 
     /// Reads a line comment whose `%` was just consumed, up to the newline.
-    fn line_comment(&mut self) -> String {
+    pub(crate) fn line_comment(&mut self) -> String {
         let start = self.pos;
         self.bump_while(|c| c != '\n');
         self.chars[start..self.pos].iter().collect()
     }
 
     /// Reads a block comment whose `/*` was just consumed.
-    fn block_comment(&mut self) -> String {
+    pub(crate) fn block_comment(&mut self) -> String {
         let start = self.pos;
         while let Some(c) = self.bump() {
             if c == '*' && self.peek() == Some('/') {
@@ -210,7 +213,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Skips layout and comments; whether there were any.
-    fn skip_layout(&mut self) -> bool {
+    pub(crate) fn skip_layout(&mut self) -> bool {
         let start = self.pos;
         loop {
             match self.peek() {
@@ -233,7 +236,7 @@ impl<'a> Lexer<'a> {
 
     /// The next token; `layout_before` tells whether layout separates it from the
     /// previous one. `None` at the end of the text.
-    fn token(&mut self, layout_before: bool) -> Option<Tok> {
+    pub(crate) fn token(&mut self, layout_before: bool) -> Option<Tok> {
         let c = self.peek()?;
         if c.is_uppercase() || c == '_' {
             self.bump();
@@ -296,7 +299,12 @@ impl<'a> Lexer<'a> {
     /// its closing quote; returns its text with escapes decoded.
     fn quoted(&mut self, quote: char) -> String {
         let mut text = String::new();
-        while let Some(c) = self.bump() {
+        let open = self.pos - 1;
+        loop {
+            let Some(c) = self.bump() else {
+                self.unterminated.get_or_insert(open);
+                break;
+            };
             if c == '\\' {
                 self.escape(&mut text);
             } else if c == quote {
@@ -353,7 +361,12 @@ impl<'a> Lexer<'a> {
     /// Skips a back-quoted string whose opening quote was just consumed. Scryer has
     /// no escapes there; a `'` takes the character after it along.
     fn back_quoted(&mut self) {
-        while let Some(c) = self.bump() {
+        let open = self.pos - 1;
+        loop {
+            let Some(c) = self.bump() else {
+                self.unterminated.get_or_insert(open);
+                return;
+            };
             match c {
                 '\\' if self.peek() == Some('\n') => {
                     self.bump();
@@ -479,7 +492,7 @@ impl<'a> Lexer<'a> {
 // Operators.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Assoc {
+pub(crate) enum Assoc {
     Xfx,
     Xfy,
     Yfx,
@@ -490,7 +503,7 @@ enum Assoc {
 }
 
 impl Assoc {
-    fn parse(s: &str) -> Option<Assoc> {
+    pub(crate) fn parse(s: &str) -> Option<Assoc> {
         Some(match s {
             "xfx" => Assoc::Xfx,
             "xfy" => Assoc::Xfy,
@@ -512,11 +525,11 @@ struct OpDefs {
 }
 
 #[derive(Debug, Clone)]
-struct Ops(HashMap<String, OpDefs>);
+pub(crate) struct Ops(HashMap<String, OpDefs>);
 
 impl Ops {
     /// The operators of a fresh scryer-prolog 0.10 machine (`current_op/3`).
-    fn scryer() -> Ops {
+    pub(crate) fn scryer() -> Ops {
         let mut ops = Ops(HashMap::new());
         let table: &[(u16, Assoc, &[&str])] = &[
             (200, Assoc::Fy, &["+", "-", "\\"]),
@@ -554,7 +567,7 @@ impl Ops {
     }
 
     /// `op(P, A, Name)`; priority 0 removes the operator.
-    fn add(&mut self, p: u16, a: Assoc, name: &str) {
+    pub(crate) fn add(&mut self, p: u16, a: Assoc, name: &str) {
         let defs = self.0.entry(name.to_string()).or_default();
         let def = (p > 0).then_some((p, a));
         match a {
@@ -570,7 +583,7 @@ impl Ops {
 
     /// Applies the `op/3` goals found anywhere in a directive (`:- op(…)`,
     /// `:- module(m, [op(…)])`, …).
-    fn declare_from(&mut self, t: &Term) {
+    pub(crate) fn declare_from(&mut self, t: &Term) {
         match t {
             Term::Compound(f, args) if f == "op" && args.len() == 3 => {
                 let (Some(p), Term::Atom(a)) = (int_value(&args[0]), &args[1]) else {
@@ -606,7 +619,7 @@ impl Ops {
 
 /// A term as far as the scanner needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Term {
+pub(crate) enum Term {
     Atom(String),
     Compound(String, Vec<Term>),
     Num(String),
@@ -617,7 +630,7 @@ enum Term {
 }
 
 /// The value of an integer as written (`42`, `1_000`, `0x2A`, `0'*`), if it fits.
-fn int_value(t: &Term) -> Option<usize> {
+pub(crate) fn int_value(t: &Term) -> Option<usize> {
     let Term::Num(text) = t else { return None };
     if let Some(c) = text.strip_prefix("0'") {
         let chars: Vec<char> = c.chars().collect();
@@ -649,30 +662,51 @@ fn int_value(t: &Term) -> Option<usize> {
 const MAX_DEPTH: usize = 400;
 
 /// An operator-precedence parser over one clause's tokens.
-struct Parser<'a> {
+pub(crate) struct Parser<'a> {
     toks: &'a [Tok],
     pos: usize,
     ops: &'a Ops,
     /// Steps left: bounds the backtracking on pathological text.
     budget: usize,
     depth: usize,
+    /// The furthest token looked at: where a clause that cannot be read goes wrong.
+    furthest: std::cell::Cell<usize>,
+}
+
+/// Why a clause could not be parsed.
+pub(crate) enum Unread {
+    /// No reading fits: the furthest token the parser reached.
+    At(usize),
+    /// The parser gave up (too deep, or too much backtracking): nothing is known.
+    GaveUp,
 }
 
 impl<'a> Parser<'a> {
     /// Parses all of `toks` as one term of priority at most `max`.
     fn parse(toks: &'a [Tok], ops: &'a Ops, max: u16) -> Option<Term> {
+        Self::read(toks, ops, max).ok()
+    }
+
+    /// Parses all of `toks` as one term of priority at most `max`, or says why not.
+    pub(crate) fn read(toks: &'a [Tok], ops: &'a Ops, max: u16) -> Result<Term, Unread> {
         let mut p = Parser {
             toks,
             pos: 0,
             ops,
             budget: 64 * toks.len() + 256,
             depth: 0,
+            furthest: std::cell::Cell::new(0),
         };
-        let (t, _) = p.term(max)?;
-        (p.pos == toks.len()).then_some(t)
+        match p.term(max) {
+            Some((t, _)) if p.pos == toks.len() => Ok(t),
+            _ if p.budget == 0 => Err(Unread::GaveUp),
+            Some(_) => Err(Unread::At(p.furthest.get().max(p.pos))),
+            None => Err(Unread::At(p.furthest.get())),
+        }
     }
 
     fn peek(&self) -> Option<&'a Tok> {
+        self.furthest.set(self.furthest.get().max(self.pos));
         self.toks.get(self.pos)
     }
 
@@ -838,7 +872,7 @@ impl<'a> Parser<'a> {
 // Clauses.
 
 /// What the clause `t` defines.
-fn head_of_term(t: &Term) -> Head {
+pub(crate) fn head_of_term(t: &Term) -> Head {
     match t {
         Term::Compound(f, a) if (f == ":-" || f == "?-") && a.len() == 1 => Head::Directive,
         Term::Compound(f, a) if f == ":-" && a.len() == 2 => functor(&a[0], 0),
@@ -873,7 +907,7 @@ fn functor(t: &Term, extra: usize) -> Head {
 
 /// The files a directive loads: the atoms (not `library(…)`) that `include/1`,
 /// `consult/1`, `ensure_loaded/1`, `use_module/1,2` or a list `[a, b]` names.
-fn file_loads(t: &Term) -> Vec<String> {
+pub(crate) fn file_loads(t: &Term) -> Vec<String> {
     fn specs(t: &Term, out: &mut Vec<String>) {
         match t {
             Term::Atom(a) if a != "[]" => out.push(a.clone()),

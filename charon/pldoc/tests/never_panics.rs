@@ -31,6 +31,8 @@ proptest! {
 
     #[test]
     fn analyse_never_panics_on_prologish_text(src in prologish()) {
+        let _ = charon_pldoc::syntax_errors("fuzz.pl", &src);
+        let _ = charon_pldoc::loaded_files(&src);
         let report = charon_pldoc::analyse("fuzz.pl", &src);
         for op in &report.operations {
             prop_assert!(charon_pldoc::is_valid_tool_name(&op.name));
@@ -40,6 +42,7 @@ proptest! {
 
     #[test]
     fn analyse_never_panics_on_any_text(src in any::<String>()) {
+        let _ = charon_pldoc::syntax_errors("fuzz.pl", &src);
         let _ = charon_pldoc::analyse("fuzz.pl", &src);
     }
 }

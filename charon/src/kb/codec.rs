@@ -167,7 +167,7 @@ fn goal_shape(
     goal: &mut term::GoalText,
     mut input: impl FnMut(&mut term::GoalText, usize, &Arg) -> Result<(), ArgumentError>,
 ) -> Result<String, ArgumentError> {
-    term::write_atom(&mut goal.text, &op.name);
+    term::write_atom(&mut goal.text, &op.predicate);
     let mut template = String::from("sol");
     let mut outputs = 0;
     for (i, arg) in op.args.iter().enumerate() {

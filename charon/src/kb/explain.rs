@@ -315,8 +315,8 @@ impl KnowledgeBase {
         let traceable = known.clone().unwrap_or_default();
         self.operations()
             .iter()
+            .filter(|op| traceable.iter().any(|t| *t == op.predicate))
             .map(|op| op.name.as_ref())
-            .filter(|n| traceable.iter().any(|t| t == n))
             .collect()
     }
 
@@ -336,7 +336,7 @@ impl KnowledgeBase {
             if i > 0 {
                 goals.push(',');
             }
-            write_atom(&mut goals, &op.name);
+            write_atom(&mut goals, &op.predicate);
             if !op.args.is_empty() {
                 goals.push('(');
                 goals.push_str(&vec!["_"; op.args.len()].join(","));

@@ -277,7 +277,7 @@ impl KnowledgeBase {
         let mut effects: Vec<Verdict> = report
             .operations
             .iter()
-            .map(|op| found.verdict(&op.name, op.arity()))
+            .map(|op| found.verdict(&op.predicate, op.arity()))
             .collect();
         // Fail closed: workers are forks of one load, but when the template that
         // loaded it is lost (killed, out of memory), the next worker comes from a new
@@ -322,6 +322,9 @@ impl KnowledgeBase {
                     "the knowledge base was loaded from text, not from a file of its own".into(),
                 ));
             }
+            if let Some(why) = database_outside_main(&abs) {
+                return Err(LoadError::Persist(why));
+            }
             engine
                 .enable_persist(&abs, found.main_module.clone())
                 .map_err(|e| LoadError::Persist(e.to_string()))?;
@@ -343,7 +346,7 @@ impl KnowledgeBase {
             tracing::info!(target: "charon::analysis", kb = %display_name, "every call runs under the inference counter: the knowledge base may set inference limits of its own (call_with_inference_limit/3)");
         }
         let counters = counting::Counters::new(counting, own_limits, &effects);
-        Ok(KnowledgeBase {
+        let kb = KnowledgeBase {
             display,
             path: abs,
             report,
@@ -360,7 +363,37 @@ impl KnowledgeBase {
             traceable: std::sync::Mutex::new(None),
             engine,
             _temp: temp,
-        })
+        };
+        if cfg!(debug_assertions) {
+            kb.warn_if_engine_unoptimised();
+        }
+        Ok(kb)
+    }
+
+    /// In a debug build of the application, says once if the engine itself was
+    /// compiled without optimisation (scryer-prolog is then some 25 times slower:
+    /// seconds to load, milliseconds a call) and what to add to Cargo.toml. A
+    /// crate's `[profile.dev.package.…]` settings apply to its own builds only, so
+    /// every application must add it; this is how it learns that it should.
+    fn warn_if_engine_unoptimised(&self) {
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        if WARNED.is_completed() {
+            return;
+        }
+        // 20,000 steps of the engine: about 10 ms optimised, a quarter of a second
+        // and more without.
+        let started = std::time::Instant::now();
+        let ran = self.run_read(
+            "'$charon_once'(x,(between(1,20000,_),fail;true),0,_).".into(),
+            "the engine speed check",
+        );
+        let took = started.elapsed();
+        tracing::debug!(target: "charon::engine", took_ms = took.as_millis() as u64, "engine speed check");
+        if ran.is_ok() && took > std::time::Duration::from_millis(150) {
+            WARNED.call_once(|| {
+                tracing::warn!(target: "charon::engine", "the Prolog engine (scryer-prolog) was compiled without optimisation, which makes loading and every call many times slower; add to the application's Cargo.toml:\n\n[profile.dev.package.scryer-prolog]\nopt-level = 3\n");
+            });
+        }
     }
 
     /// The exposed operations, in file order; an operation's [`OpId`] is its index.
@@ -576,6 +609,57 @@ impl SourceFiles<'_> {
     }
 }
 
+/// With `persist`, the database is written back into the main file alone: a file it
+/// loads that declares dynamic predicates, or holds clauses of one, would bring its
+/// own clauses back beside the written ones at the next load (an acknowledged
+/// `retract` undone, facts doubled). Such a knowledge base is refused, naming the
+/// file and predicate.
+fn database_outside_main(main: &Path) -> Option<String> {
+    let mut files = vec![(main.to_path_buf(), std::fs::read_to_string(main).ok()?)];
+    let mut next = 0;
+    while let Some((path, text)) = files.get(next).cloned() {
+        next += 1;
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        for (_, spec) in pldoc::loaded_files(&text) {
+            if let Some(found) = pldoc::resolve_loaded(&dir, &spec)
+                && !files.iter().any(|(f, _)| *f == found)
+                && let Ok(text) = std::fs::read_to_string(&found)
+            {
+                files.push((found, text));
+            }
+        }
+    }
+    let mut dynamic = std::collections::HashSet::new();
+    for (path, text) in &files {
+        for clause in pldoc::clauses(text).into_iter().filter(|c| c.directive) {
+            for (name, arity) in pldoc::dynamic_declared(&text[clause.bytes]) {
+                if path != main {
+                    return Some(format!(
+                        "{} declares {name}/{arity} dynamic, but the database is written back into {} alone; move the declaration and the clauses of {name}/{arity} into that file",
+                        path.display(),
+                        main.display()
+                    ));
+                }
+                dynamic.insert((name, arity));
+            }
+        }
+    }
+    for (path, text) in files.iter().skip(1) {
+        for clause in pldoc::clauses(text) {
+            if let Some((name, arity)) = clause.predicate
+                && dynamic.contains(&(name.clone(), arity))
+            {
+                return Some(format!(
+                    "{} holds clauses of the dynamic {name}/{arity}, but the database is written back into {} alone; move them into that file",
+                    path.display(),
+                    main.display()
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The report of operations read before (at compile time): nothing was rejected.
 fn model(operations: Vec<Operation>) -> Report {
     Report {
@@ -620,7 +704,11 @@ fn difference(expected: &[Operation], found: &[Operation]) -> Option<String> {
                         .iter()
                         .zip(&got.args)
                         .all(|(a, b)| a.name == b.name && a.mode == b.mode && a.ty == b.ty);
-                if want.name != got.name || !same_args || want.determinism != got.determinism {
+                if want.name != got.name
+                    || want.predicate != got.predicate
+                    || !same_args
+                    || want.determinism != got.determinism
+                {
                     return Some(format!(
                         "expected `{}`, found `{}` at {}",
                         want.signature(),

@@ -42,9 +42,7 @@ pub fn app(shop: &Shop) -> Router {
         .nest("/kb", shop.router())
         .nest("/mcp", shop.mcp_router())
         .fallback(|| async { (StatusCode::NOT_FOUND, "the app's own 404") })
-        .with_state(AppState {
-            name: "corner shop",
-        })
+        .with_state(AppState { name: "corner shop" })
         .layer(axum::middleware::from_fn(
             |req: axum::extract::Request, next: axum::middleware::Next| async move {
                 let mut resp = next.run(req).await;

@@ -8,6 +8,10 @@ use outside_app::{Shop, app};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Charon logs through `tracing`; warnings go to stderr.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let shop = Shop::load()?;
     match args.first().map(String::as_str) {

@@ -17,11 +17,7 @@ async fn send(app: &Router, req: Request<Body>) -> (StatusCode, axum::http::Head
     let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
         .await
         .expect("body");
-    (
-        status,
-        headers,
-        String::from_utf8_lossy(&bytes).into_owned(),
-    )
+    (status, headers, String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn get(path: &str) -> Request<Body> {
@@ -70,10 +66,7 @@ async fn the_routes_answer_the_apps_host_name_beside_its_own() {
     let (status, _, body) = send(&app, get("/")).await;
     assert_eq!((status, body.as_str()), (StatusCode::OK, "corner shop"));
     let (status, _, body) = send(&app, get("/no/such/page")).await;
-    assert_eq!(
-        (status, body.as_str()),
-        (StatusCode::NOT_FOUND, "the app's own 404")
-    );
+    assert_eq!((status, body.as_str()), (StatusCode::NOT_FOUND, "the app's own 404"));
     let (status, _, body) = send(&app, get("/kb/openapi.json")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
@@ -88,15 +81,8 @@ async fn integers_past_64_bits_stay_exact_over_http_and_refused_in_a_value() {
     );
     // The typed method's i64 cannot hold it, and says so.
     let err = shop.factorial(30).await.expect_err("past i64");
-    assert!(
-        err.to_string()
-            .contains("265252859812191058636308480000000"),
-        "{err}"
-    );
-    assert_eq!(
-        shop.factorial(20).await.expect("fits"),
-        2_432_902_008_176_640_000
-    );
+    assert!(err.to_string().contains("265252859812191058636308480000000"), "{err}");
+    assert_eq!(shop.factorial(20).await.expect("fits"), 2_432_902_008_176_640_000);
 }
 
 #[tokio::test]
@@ -109,10 +95,7 @@ async fn mcp_mounted_at_mcp_calls_a_tool_while_the_fallback_still_answers() {
     let (status, headers, body) = send(&app, post_json("/mcp", &init)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(message(&body)["result"]["serverInfo"].is_object(), "{body}");
-    let session = headers["mcp-session-id"]
-        .to_str()
-        .expect("ascii")
-        .to_string();
+    let session = headers["mcp-session-id"].to_str().expect("ascii").to_string();
     let with_session = |body: &Value| {
         let mut req = post_json("/mcp", body);
         req.headers_mut()
@@ -129,10 +112,7 @@ async fn mcp_mounted_at_mcp_calls_a_tool_while_the_fallback_still_answers() {
     let result = &message(&body)["result"];
     assert_eq!(result["structuredContent"]["result"], json!(7.5), "{body}");
     let (status, _, body) = send(&app, get("/mcp-is-not-this")).await;
-    assert_eq!(
-        (status, body.as_str()),
-        (StatusCode::NOT_FOUND, "the app's own 404")
-    );
+    assert_eq!((status, body.as_str()), (StatusCode::NOT_FOUND, "the app's own 404"));
 }
 
 #[tokio::test]
@@ -148,28 +128,24 @@ async fn the_apps_own_serde_json_is_unchanged() {
     let big: Value = serde_json::from_str("18446744073709551616").expect("json");
     assert!(big.is_f64(), "{big}");
     // Object keys keep serde_json's default order (sorted), not insertion order.
-    let keys: Vec<String> =
-        serde_json::from_str::<serde_json::Map<String, Value>>(r#"{"b":1,"a":2}"#)
-            .expect("json")
-            .keys()
-            .cloned()
-            .collect();
+    let keys: Vec<String> = serde_json::from_str::<serde_json::Map<String, Value>>(r#"{"b":1,"a":2}"#)
+        .expect("json")
+        .keys()
+        .cloned()
+        .collect();
     assert_eq!(keys, ["a", "b"]);
     // And through the app's own route, beside the mounted ones.
     let shop = Shop::load().expect("loads");
     let body = json!({"currency": "EUR", "apple": 0.5, "bread": 2.25});
     let (status, _, text) = send(&app(&shop), post_json("/prices", &body)).await;
     assert_eq!(status, StatusCode::OK, "{text}");
-    assert_eq!(
-        serde_json::from_str::<Value>(&text).expect("json")["sum"],
-        json!(2.75)
-    );
+    assert_eq!(serde_json::from_str::<Value>(&text).expect("json")["sum"], json!(2.75));
 }
 
 /// The README's example, as written there.
 #[tokio::test]
 async fn the_readme_example() -> Result<(), Box<dyn std::error::Error>> {
-    let shop = Shop::load()?; // async methods on `shop`,
+    let shop = Shop::load()?;                               // async methods on `shop`,
     let total: f64 = shop.basket_total(&["apple", "bread"]).await?;
     let price: Option<f64> = shop.blocking().price("cheese")?; // blocking ones on `blocking()`
     assert_eq!((total, price), (2.75, Some(7.0)));
@@ -179,10 +155,7 @@ async fn the_readme_example() -> Result<(), Box<dyn std::error::Error>> {
 #[tokio::test]
 async fn list_arguments_take_string_literals_and_owned_strings() {
     let shop = Shop::load().expect("loads");
-    assert_eq!(
-        shop.basket_total(&["apple", "bread"]).await.expect("total"),
-        2.75
-    );
+    assert_eq!(shop.basket_total(&["apple", "bread"]).await.expect("total"), 2.75);
     let owned: Vec<String> = vec!["cheese".into()];
     assert_eq!(shop.blocking().basket_total(&owned).expect("total"), 7.0);
 }

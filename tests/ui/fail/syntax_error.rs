@@ -1,0 +1,3 @@
+charon::knowledge_base!("kbs/syntax_error.pl");
+
+fn main() {}

@@ -1,0 +1,3 @@
+charon::knowledge_base!("kbs/unexposable_helper.pl");
+
+fn main() {}

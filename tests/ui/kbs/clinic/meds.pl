@@ -1,0 +1,2 @@
+%! dose(+Drug:atom, -Mg:int) is semidet.
+dose(aspirin, 100).

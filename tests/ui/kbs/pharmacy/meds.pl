@@ -1,0 +1,2 @@
+%! stock(+Drug:atom, -Units:int) is semidet.
+stock(aspirin, 40).
