@@ -265,7 +265,8 @@ fn persist_keeps_the_database_in_the_main_file() {
         }
         std::fs::remove_dir_all(dir).ok();
     }
-    // The database in the main file, static code elsewhere: writes survive a restart.
+    // The database in the main file, static code elsewhere (a module's own dynamic
+    // predicates are carried in the journal): writes survive a restart.
     let main =
         format!(":- dynamic(counter/1).\ncounter(1).\n{main}").replace(":- include('d.pl').\n", "");
     let dir = write_files(&[("main.pl", &main), ("helpers.pl", helpers)]);

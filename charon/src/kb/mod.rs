@@ -610,10 +610,12 @@ impl SourceFiles<'_> {
 }
 
 /// With `persist`, the database is written back into the main file alone: a file it
-/// loads that declares dynamic predicates, or holds clauses of one, would bring its
-/// own clauses back beside the written ones at the next load (an acknowledged
-/// `retract` undone, facts doubled). Such a knowledge base is refused, naming the
-/// file and predicate.
+/// loads into the same module (include, consult, a file without a module
+/// declaration) that declares dynamic predicates, or holds clauses of one, would
+/// bring its own clauses back beside the written ones at the next load (an
+/// acknowledged `retract` undone, facts doubled). Such a knowledge base is refused,
+/// naming the file and predicate. A module's own dynamic predicates are carried in
+/// the journal, as before.
 fn database_outside_main(main: &Path) -> Option<String> {
     let mut files = vec![(main.to_path_buf(), std::fs::read_to_string(main).ok()?)];
     let mut next = 0;
@@ -629,6 +631,17 @@ fn database_outside_main(main: &Path) -> Option<String> {
             }
         }
     }
+    // A module's own dynamic predicates are not the file's: their state is carried
+    // in the journal, replacing what the module file loads.
+    let is_module = |text: &str| {
+        pldoc::clauses(text).first().is_some_and(|c| {
+            c.directive && {
+                let t: String = text[c.bytes.clone()].split_whitespace().collect();
+                t.starts_with(":-module(")
+            }
+        })
+    };
+    files.retain(|(path, text)| path == main || !is_module(text));
     let mut dynamic = std::collections::HashSet::new();
     for (path, text) in &files {
         for clause in pldoc::clauses(text).into_iter().filter(|c| c.directive) {
