@@ -276,3 +276,49 @@ fn persist_keeps_the_database_in_the_main_file() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Files that load each other, a file named two ways, a path written as a term:
+/// each file is known by one normalised name, a file being loaded is not loaded
+/// again, an include of itself is refused with a short message.
+#[test]
+fn one_file_has_one_name_and_loading_in_circles_ends() {
+    let files: &[(&str, &str)] = &[
+        (
+            "main.pl",
+            ":- use_module(a).\n:- consult(sub/c).\n:- consult(data).\n\
+             %! p(-X:int) is nondet.\np(X) :- fact(X).\n\
+             %! q(-X:atom) is det.\nq(X) :- from_a(X).\n",
+        ),
+        (
+            "a.pl",
+            ":- module(a, [from_a/1]).\n:- use_module(b).\nfrom_a(a).\n",
+        ),
+        (
+            "b.pl",
+            ":- module(b, [from_b/1]).\n:- use_module(a).\nfrom_b(b).\n",
+        ),
+        (
+            "sub/c.pl",
+            ":- consult('../data').\n:- consult('./../main').\n",
+        ),
+        ("data.pl", "fact(1).\n"),
+    ];
+    let check = |kb: &KnowledgeBase| {
+        assert_eq!(kb.call("p", &json!({})).expect("p"), json!([1]));
+        assert_eq!(kb.call("q", &json!({})).expect("q"), json!("a"));
+        let id = kb.resolve("p").expect("p");
+        kb.explain(id, &json!({}))
+            .expect("the tracer reads data.pl once");
+    };
+    let dir = write_files(files);
+    check(&KnowledgeBase::load_with(dir.join("main.pl"), config()).expect("loads"));
+    std::fs::remove_dir_all(&dir).ok();
+    check(
+        &KnowledgeBase::from_sources_with(SourceFiles { root: "kb", files }, config())
+            .expect("loads from memory"),
+    );
+    // An include of itself, however it is named.
+    let (m, _) = load_error_from_disk(&with("data/blue.pl", ":- include('./../data/./blue').\n"));
+    assert!(m.contains("charon_include_cycle"), "{m}");
+    assert!(m.len() < 400, "{m}");
+}

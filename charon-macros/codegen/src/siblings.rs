@@ -59,6 +59,34 @@ pub(crate) fn collision(input: &Input, file: &Path) -> Option<String> {
     ))
 }
 
+/// Whether the item that ends with `before` (the tokens up to a call's macro name)
+/// has a `#[cfg(…)]` or `#[cfg_attr(…)]` attribute.
+fn conditional(before: &[TokenTree]) -> bool {
+    // Back over the macro path (`charon::`), then over the attributes.
+    let mut i = before.len();
+    while i > 0
+        && matches!(&before[i - 1], TokenTree::Ident(_) | TokenTree::Punct(_))
+        && !matches!(&before[i - 1], TokenTree::Punct(p) if p.as_char() == ';' || p.as_char() == '#')
+    {
+        i -= 1;
+    }
+    while i >= 2 {
+        let (TokenTree::Punct(hash), TokenTree::Group(attr)) = (&before[i - 2], &before[i - 1])
+        else {
+            break;
+        };
+        if hash.as_char() != '#' || attr.delimiter() != Delimiter::Bracket {
+            break;
+        }
+        if matches!(attr.stream().into_iter().next(), Some(TokenTree::Ident(id)) if id == "cfg" || id == "cfg_attr")
+        {
+            return true;
+        }
+        i -= 2;
+    }
+    false
+}
+
 fn walk(tokens: TokenStream, scope: usize, scopes: &mut usize, calls: &mut Vec<Call>) {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     for (i, tree) in trees.iter().enumerate() {
@@ -68,7 +96,8 @@ fn walk(tokens: TokenStream, scope: usize, scopes: &mut usize, calls: &mut Vec<C
         let is_call = i >= 2
             && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '!')
             && matches!(&trees[i - 2], TokenTree::Ident(id) if id == "knowledge_base");
-        if is_call {
+        // A call under `#[cfg(…)]` may be one of alternatives that never meet.
+        if is_call && !conditional(&trees[..i - 2]) {
             if let Ok(input) = syn::parse2::<Input>(group.stream())
                 && let Some(type_name) = type_name_for(&input)
             {

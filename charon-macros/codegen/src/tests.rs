@@ -165,3 +165,30 @@ fn every_file_loaded_is_compiled_in_and_checked_in_load_order() {
         "{out}"
     );
 }
+
+#[test]
+fn two_calls_making_one_type_get_a_hint_unless_cfg_keeps_them_apart() {
+    let dir = dir_with("stems", GOOD);
+    std::fs::create_dir_all(dir.join("a")).expect("a");
+    std::fs::create_dir_all(dir.join("b")).expect("b");
+    std::fs::write(dir.join("a/kb.pl"), GOOD).expect("write");
+    std::fs::write(dir.join("b/kb.pl"), GOOD).expect("write");
+    let main = dir.join("main.rs");
+    let expand_with = |source: &str| {
+        std::fs::write(&main, source).expect("write main.rs");
+        crate::expand_in(quote!("a/kb.pl"), Some(&dir), Some(&main)).to_string()
+    };
+    let out = expand_with(
+        "charon::knowledge_base!(\"a/kb.pl\");\ncharon::knowledge_base!(\"b/kb.pl\");\nfn main() {}\n",
+    );
+    assert!(out.contains("make the type `Kb`"), "{out}");
+    // In different modules, or alternatives under cfg: no hint.
+    for source in [
+        "mod x { charon::knowledge_base!(\"a/kb.pl\"); }\nmod y { charon::knowledge_base!(\"b/kb.pl\"); }\n",
+        "#[cfg(feature = \"x\")]\ncharon::knowledge_base!(\"a/kb.pl\");\n#[cfg(not(feature = \"x\"))]\ncharon::knowledge_base!(\"b/kb.pl\");\n",
+        "charon::knowledge_base!(\"a/kb.pl\");\ncharon::knowledge_base!(Other = \"b/kb.pl\");\n",
+    ] {
+        let out = expand_with(source);
+        assert!(!out.contains("make the type"), "{source}: {out}");
+    }
+}

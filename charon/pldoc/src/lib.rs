@@ -403,9 +403,9 @@ pub fn analyse(file: &str, src: &str) -> Report {
             let b = ids.iter().copied().find(|&b| b != a).unwrap_or(a);
             rejections.push(Rejection {
                 location: candidates[a].location.clone(),
-                predicate: format!("{}/{}", candidates[a].name, candidates[a].arity()),
+                predicate: format!("{}/{}", candidates[a].predicate, candidates[a].arity()),
                 reason: Reason::NameClash {
-                    other: format!("{}/{}", candidates[b].name, candidates[b].arity()),
+                    other: format!("{}/{}", candidates[b].predicate, candidates[b].arity()),
                     at: candidates[b].location.clone(),
                 },
             });

@@ -810,23 +810,43 @@ impl<'a> Parser<'a> {
                     .then_some((Term::Compound("{}".into(), vec![t]), 0))
             }
             Tok::Name { text, quoted } => self.after_name(text, *quoted, max),
+            // `(|)`: the bar as an atom.
+            Tok::Bar => self.after_name("|", false, max),
             _ => None,
         }
+    }
+
+    /// The arguments of a compound term, its `(` consumed, up to its `)`.
+    fn arguments(&mut self) -> Option<Vec<Term>> {
+        let mut args = Vec::new();
+        loop {
+            args.push(self.term(999)?.0);
+            if !self.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        self.eat(&Tok::Close).then_some(args)
     }
 
     /// The term that starts with the atom `name` (just consumed).
     fn after_name(&mut self, name: &str, quoted: bool, max: u16) -> Option<(Term, u16)> {
         if self.eat(&Tok::OpenCT) {
-            let mut args = Vec::new();
-            loop {
-                args.push(self.term(999)?.0);
-                if !self.eat(&Tok::Comma) {
-                    break;
-                }
+            let open = self.pos;
+            if let Some(args) = self.arguments() {
+                return Some((Term::Compound(name.to_string(), args), 0));
             }
-            return self
-                .eat(&Tok::Close)
-                .then(|| (Term::Compound(name.to_string(), args), 0));
+            // Scryer reads a name that is a prefix operator and no infix one, right
+            // before `(`, with the bracketed term at 1200 as its one argument:
+            // `\+(a ; b)`, `\(a ; b)`.
+            let defs = self.ops.get(name);
+            if defs.prefix.is_some() && defs.infix.is_none() && self.budget > 0 {
+                self.pos = open;
+                let (t, _) = self.term(1200)?;
+                return self
+                    .eat(&Tok::Close)
+                    .then(|| (Term::Compound(name.to_string(), vec![t]), 0));
+            }
+            return None;
         }
         if name == "-" && !quoted {
             // Scryer reads `- 1` as well as `-1` as a negative number.
@@ -908,11 +928,21 @@ fn functor(t: &Term, extra: usize) -> Head {
 /// The files a directive loads: the atoms (not `library(…)`) that `include/1`,
 /// `consult/1`, `ensure_loaded/1`, `use_module/1,2` or a list `[a, b]` names.
 pub(crate) fn file_loads(t: &Term) -> Vec<String> {
+    /// `dir/sub/file` written as a term: the path `dir/sub/file`.
+    fn path(t: &Term) -> Option<String> {
+        match t {
+            Term::Atom(a) => Some(a.clone()),
+            Term::Compound(f, a) if f == "/" && a.len() == 2 => {
+                Some(format!("{}/{}", path(&a[0])?, path(&a[1])?))
+            }
+            _ => None,
+        }
+    }
     fn specs(t: &Term, out: &mut Vec<String>) {
         match t {
-            Term::Atom(a) if a != "[]" => out.push(a.clone()),
+            Term::Atom(a) if a == "[]" => {}
             Term::List(items, _) => items.iter().for_each(|i| specs(i, out)),
-            _ => {}
+            t => out.extend(path(t)),
         }
     }
     let mut out = Vec::new();
@@ -1039,6 +1069,11 @@ fn plain_fact(toks: &[Tok]) -> bool {
         && count_group(&toks[1..]).1 == Some(toks.len() - 1)
 }
 
+/// Whether a clause is the atom `end_of_file`, where the engine stops reading.
+pub(crate) fn is_end_of_file(toks: &[Tok]) -> bool {
+    matches!(toks, [Tok::Name { text, .. }] if text == "end_of_file")
+}
+
 /// Splits `src` into items. Text after the last clause end is read as a clause too,
 /// so a missing final `.` still shows up (the engine reports the syntax error).
 pub(crate) fn scan(src: &str) -> Vec<Item> {
@@ -1088,6 +1123,10 @@ pub(crate) fn scan(src: &str) -> Vec<Item> {
             span: start..end,
             loads,
         });
+        // The engine reads nothing after `end_of_file.`
+        if is_end_of_file(&toks) {
+            break;
+        }
     }
     items
 }

@@ -90,6 +90,10 @@ impl SyntaxCheck {
                 });
                 break;
             }
+            // The engine reads nothing after `end_of_file.`
+            if scan::is_end_of_file(&clause.toks) {
+                break;
+            }
             match Parser::read(&clause.toks, &self.ops, 1200) {
                 Ok(term) => {
                     if scan::head_of_term(&term) == scan::Head::Directive {
@@ -131,14 +135,18 @@ impl SyntaxCheck {
         let Term::Compound(_, body) = directive else {
             return;
         };
-        let Some(Term::Compound(f, args)) = body.first() else {
-            return;
+        let spec = match body.first() {
+            Some(Term::Compound(f, args))
+                if matches!(f.as_str(), "use_module" | "ensure_loaded" | "consult") =>
+            {
+                args.first()
+            }
+            // `:- [library(clpz)].`
+            list @ Some(Term::List(..)) => list,
+            _ => return,
         };
-        if !matches!(f.as_str(), "use_module" | "ensure_loaded" | "consult") {
-            return;
-        }
         let mut names = Vec::new();
-        match args.first() {
+        match spec {
             Some(Term::Compound(l, a)) if l == "library" => names.push(&a[0]),
             Some(Term::List(items, _)) => {
                 for item in items {

@@ -77,3 +77,32 @@ fn the_repositorys_knowledge_bases_read_without_an_error() {
     files.retain(|f| !f.components().any(|c| c.as_os_str() == "peers"));
     check_all(&files, 10);
 }
+
+/// Forms found by review, each read by scryer-prolog 0.10 (checked with the engine
+/// in tests/e2e/syntax.rs where it matters): none may be an error.
+#[test]
+fn forms_the_engine_reads_are_no_errors() {
+    for text in [
+        "p :- \\+(a ; b).\n",
+        "p :- \\+(a -> b ; c).\n",
+        "p(Xs) :- forall(member(X, Xs), \\+(X == a ; X == b)).\n",
+        "p(X) :- X = \\(a ; b).\n",
+        "p(X) :- X = (|).\n",
+        "p(1).\nend_of_file.\nnotes here, 'unclosed and € too\n",
+        ":- [library(clpz)].\np(X) :- X #= 1.\n",
+        ":- use_module(library(clpz), [(#=)/2]).\np(X) :- X #= 1.\n",
+        "p(X) :- X = [-], Y = (-), Z = f(+, -), W = - - a, V = a- -1, U = - (1).\n",
+        "p(X) :- X = 0' , Y = 0''', Z = \"a\\\nb\".\n",
+        "p(X) :- X = a:b:c, Y = {a, b}, Z = '[]', W = {}.\n",
+    ] {
+        let errors = charon_pldoc::syntax_errors("kb.pl", text);
+        assert!(errors.is_empty(), "{text:?}: {errors:?}");
+    }
+    // What follows `end_of_file.` is not read for loads either.
+    assert!(charon_pldoc::loaded_files("p.\nend_of_file.\n:- include(old).\n").is_empty());
+    // A path written as a term.
+    assert_eq!(
+        charon_pldoc::loaded_files(":- use_module(sub/dir/b).\n"),
+        [(1, "sub/dir/b".to_string())]
+    );
+}

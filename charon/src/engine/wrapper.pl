@@ -715,7 +715,8 @@
 
 % A file of the knowledge base's own, not library(...): resolved against the file
 % that names it (scryer would take the main file's directory).
-'$charon_kb_local'(S) :- atom(S).
+'$charon_kb_local'(S) :- atom(S), !.
+'$charon_kb_local'(_/_).
 
 '$charon_kb_specs'(S, _) :- var(S), !, throw(error(instantiation_error, load/1)).
 '$charon_kb_specs'([], []) :- !.
@@ -735,7 +736,7 @@
 '$charon_kb_load_one'(How, S, E, From) :-
     (   '$charon_resolve'(S, From, File) -> true
     ;   '$charon_kb_how'(How, Name),
-        (   atom(S) -> throw(error(existence_error(source_sink, S), Name/1))
+        (   ( atom(S) ; S = _/_ ) -> throw(error(existence_error(source_sink, S), Name/1))
         ;   throw(error(type_error(atom, S), Name/1))
         )
     ),
@@ -757,6 +758,10 @@
         close(S)).
 '$charon_kb_load_file'(ensure_loaded, File, _) :-
     '$charon_kb_loaded'(File), !.
+% A file that is being loaded (it loads, through others, the file that loads it):
+% its load goes on where it is; loading it again would never end.
+'$charon_kb_load_file'(_, File, _) :-
+    '$charon_kb_file'(File), !.
 '$charon_kb_load_file'(use_module(Is), File, E) :- !,
     '$charon_kb_load'(File, Is, E).
 '$charon_kb_load_file'(_, File, E) :-
@@ -1067,15 +1072,49 @@
     write_term_to_chars(T, [quoted(true)], Cs),
     atom_chars(A, Cs).
 
-'$charon_resolve'(S, File, Path) :-
-    atom(S),
+'$charon_resolve'(S0, File, Path) :-
+    (   atom(S0) -> S = S0
+    ;   S0 = _/_, catch(loader:path_atom(S0, S), _, fail)
+    ),
     atom_chars(S, Cs0),
     (   Cs0 = ['/'|_] -> Cs1 = Cs0
     ;   atom_chars(File, Fs), '$charon_dir'(Fs, Dir), append(Dir, Cs0, Cs1)
     ),
-    (   append(_, ".pl", Cs1) -> Cs = Cs1 ; append(Cs1, ".pl", Cs) ; Cs = Cs1 ),
+    '$charon_normal'(Cs1, Cs2),
+    (   append(_, ".pl", Cs2) -> Cs = Cs2 ; append(Cs2, ".pl", Cs) ; Cs = Cs2 ),
     file_exists(Cs), !,
     atom_chars(Path, Cs).
+
+% '$charon_normal'(+Path, -Normal): `.` and `..` segments resolved (as text), so
+% that one file has one name: include cycles, ensure_loaded and the tracer's
+% reading compare names.
+'$charon_normal'(Cs, Normal) :-
+    (   Cs = ['/'|Rest] -> Lead = ['/'] ; Rest = Cs, Lead = [] ),
+    '$charon_segments'(Rest, Segs),
+    '$charon_fold'(Segs, [], Kept),
+    reverse(Kept, Ordered),
+    '$charon_join'(Ordered, Joined),
+    append(Lead, Joined, Normal).
+
+'$charon_segments'(Cs, Segs) :-
+    (   append(Seg, ['/'|Rest], Cs) -> Segs = [Seg|Segs1], '$charon_segments'(Rest, Segs1)
+    ;   Segs = [Cs]
+    ).
+
+'$charon_fold'([], Kept, Kept).
+'$charon_fold'([S|Ss], Kept0, Kept) :-
+    (   S == [] -> Kept1 = Kept0
+    ;   S == ['.'] -> Kept1 = Kept0
+    ;   S == ['.', '.'], Kept0 = [K|Ks], K \== ['.', '.'] -> Kept1 = Ks
+    ;   Kept1 = [S|Kept0]
+    ),
+    '$charon_fold'(Ss, Kept1, Kept).
+
+'$charon_join'([], []).
+'$charon_join'([S], S) :- !.
+'$charon_join'([S|Ss], Cs) :-
+    '$charon_join'(Ss, Cs1),
+    append(S, ['/'|Cs1], Cs).
 % The directory part of a path, with its trailing slash.
 '$charon_dir'(Fs, Dir) :-
     (   append(Dir, Base, Fs), \+ member('/', Base) -> true ; Dir = [] ).

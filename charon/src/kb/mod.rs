@@ -376,8 +376,9 @@ impl KnowledgeBase {
     /// crate's `[profile.dev.package.…]` settings apply to its own builds only, so
     /// every application must add it; this is how it learns that it should.
     fn warn_if_engine_unoptimised(&self) {
-        static WARNED: std::sync::Once = std::sync::Once::new();
-        if WARNED.is_completed() {
+        // Once per process: the engine is the same for every knowledge base.
+        static CHECKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if CHECKED.swap(true, std::sync::atomic::Ordering::Relaxed) {
             return;
         }
         // 20,000 steps of the engine: about 10 ms optimised, a quarter of a second
@@ -390,9 +391,7 @@ impl KnowledgeBase {
         let took = started.elapsed();
         tracing::debug!(target: "charon::engine", took_ms = took.as_millis() as u64, "engine speed check");
         if ran.is_ok() && took > std::time::Duration::from_millis(150) {
-            WARNED.call_once(|| {
-                tracing::warn!(target: "charon::engine", "the Prolog engine (scryer-prolog) was compiled without optimisation, which makes loading and every call many times slower; add to the application's Cargo.toml:\n\n[profile.dev.package.scryer-prolog]\nopt-level = 3\n");
-            });
+            tracing::warn!(target: "charon::engine", "the Prolog engine (scryer-prolog) was compiled without optimisation, which makes loading and every call many times slower; add to the application's Cargo.toml:\n\n[profile.dev.package.scryer-prolog]\nopt-level = 3\n");
         }
     }
 
