@@ -298,4 +298,24 @@ fn a_pldoc_tag_skips_or_renames_an_operation() {
     assert_eq!(tools, ["dup", "dup_times"]);
     let doc = charon::http::openapi::document("tags.pl", kb.operations());
     assert!(doc["paths"]["/dup_times"]["post"].is_object(), "{doc}");
+    // Over HTTP, the renamed operation answers at its route.
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let (status, body) = runtime.block_on(async {
+        use tower::ServiceExt as _;
+        let request = axum::http::Request::post("/dup_times")
+            .header("content-type", "application/json")
+            .header("host", "localhost")
+            .body(axum::body::Body::from(r#"{"X": 4, "N": 3}"#))
+            .expect("request");
+        let response = charon::http::router(kb.clone())
+            .oneshot(request)
+            .await
+            .expect("infallible");
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("body");
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    });
+    assert_eq!((status.as_u16(), body.as_str()), (200, "12"));
 }

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use charon_pldoc::{Determinism, Mode, Operation, Type, normalize, resolve_loaded as resolve};
+use charon_pldoc::{
+    Determinism, LoadProblem, Mode, Operation, Type, normalize, resolve_loaded as resolve,
+};
 use proc_macro2::{Ident, Span};
 use syn::Visibility;
 
@@ -207,32 +209,26 @@ pub(crate) fn plan(input: &Input, manifest_dir: Option<&Path>) -> Plan {
 /// excepted), each once, with their common directory named relative to the crate's.
 fn embed(manifest: &Path, main: &Path, text: &str) -> Result<(String, Vec<Embedded>), String> {
     let shown = |p: &Path| relative(manifest, p).display().to_string();
-    let mut found = vec![(normalize(main), text.to_string())];
-    let mut next = 0;
-    while let Some((file, text)) = found.get(next).cloned() {
-        next += 1;
-        let dir = file.parent().unwrap_or(Path::new(""));
-        for (line, spec) in charon_pldoc::loaded_files(&text) {
-            let at = format!("{}:{line}", shown(&file));
-            if Path::new(&spec).is_absolute() {
-                return Err(format!(
+    let found = charon_pldoc::knowledge_base_files(
+        main,
+        text.to_string(),
+        |file, line, spec, problem| {
+            let at = format!("{}:{line}", shown(file));
+            Err(match problem {
+                LoadProblem::Absolute => format!(
                     "{at}: `{spec}` is an absolute path; load it by a path relative to the file that loads it, so the crate builds on any machine"
-                ));
-            }
-            let Some(path) = resolve(dir, &spec) else {
-                return Err(format!(
+                ),
+                LoadProblem::Missing => format!(
                     "{at}: the knowledge base loads `{spec}`, but neither `{spec}.pl` nor `{spec}` is in {}",
-                    shown(dir)
-                ));
-            };
-            if found.iter().any(|(f, _)| *f == path) {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("{at}: cannot read `{}`: {e}", shown(&path)))?;
-            found.push((path, text));
-        }
-    }
+                    shown(file.parent().unwrap_or(Path::new("")))
+                ),
+                LoadProblem::Unreadable(e) => {
+                    format!("{at}: cannot read the file `{spec}` names: {e}")
+                }
+                _ => format!("{at}: cannot follow `{spec}`"),
+            })
+        },
+    )?;
     let mut root = found[0].0.parent().unwrap_or(Path::new("")).to_path_buf();
     for (file, _) in &found {
         while !file.starts_with(&root) {

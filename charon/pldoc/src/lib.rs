@@ -314,6 +314,53 @@ pub fn resolve_loaded(dir: &std::path::Path, spec: &str) -> Option<std::path::Pa
     base.is_file().then_some(base)
 }
 
+/// A file a knowledge base loads that [`knowledge_base_files`] could not follow.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadProblem {
+    /// The name is an absolute path.
+    Absolute,
+    /// Neither `spec.pl` nor `spec` is a file.
+    Missing,
+    /// The file is there but could not be read.
+    Unreadable(std::io::Error),
+}
+
+/// The main file (`main`, whose text is `text`) and every file of its own it loads,
+/// recursively (see [`loaded_files`], [`resolve_loaded`]), each once, in the order
+/// they are first named, by normalised path. `problem(file, line, spec, what)` is
+/// told of each load that cannot be followed; `Err` from it stops the walk.
+pub fn knowledge_base_files<E>(
+    main: &std::path::Path,
+    text: String,
+    mut problem: impl FnMut(&std::path::Path, usize, &str, LoadProblem) -> Result<(), E>,
+) -> Result<Vec<(std::path::PathBuf, String)>, E> {
+    let mut found = vec![(normalize(main), text)];
+    let mut next = 0;
+    while let Some((file, text)) = found.get(next).cloned() {
+        next += 1;
+        let dir = file.parent().unwrap_or(std::path::Path::new(""));
+        for (line, spec) in loaded_files(&text) {
+            if std::path::Path::new(&spec).is_absolute() {
+                problem(&file, line, &spec, LoadProblem::Absolute)?;
+                continue;
+            }
+            let Some(path) = resolve_loaded(dir, &spec) else {
+                problem(&file, line, &spec, LoadProblem::Missing)?;
+                continue;
+            };
+            if found.iter().any(|(f, _)| *f == path) {
+                continue;
+            }
+            match std::fs::read_to_string(&path) {
+                Ok(text) => found.push((path, text)),
+                Err(e) => problem(&file, line, &spec, LoadProblem::Unreadable(e))?,
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// `path` with `.` and `..` resolved lexically.
 pub fn normalize(path: &std::path::Path) -> std::path::PathBuf {
     use std::path::Component;

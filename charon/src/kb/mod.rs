@@ -616,20 +616,14 @@ impl SourceFiles<'_> {
 /// naming the file and predicate. A module's own dynamic predicates are carried in
 /// the journal, as before.
 fn database_outside_main(main: &Path) -> Option<String> {
-    let mut files = vec![(main.to_path_buf(), std::fs::read_to_string(main).ok()?)];
-    let mut next = 0;
-    while let Some((path, text)) = files.get(next).cloned() {
-        next += 1;
-        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        for (_, spec) in pldoc::loaded_files(&text) {
-            if let Some(found) = pldoc::resolve_loaded(&dir, &spec)
-                && !files.iter().any(|(f, _)| *f == found)
-                && let Ok(text) = std::fs::read_to_string(&found)
-            {
-                files.push((found, text));
-            }
-        }
-    }
+    let text = std::fs::read_to_string(main).ok()?;
+    // A file that cannot be followed fails the load anyway, in the engine.
+    let Ok(mut files) = pldoc::knowledge_base_files(main, text, |_, _, _, _| Ok::<(), ()>(()))
+    else {
+        return None;
+    };
+    let main = files[0].0.clone();
+    let main = main.as_path();
     // A module's own dynamic predicates are not the file's: their state is carried
     // in the journal, replacing what the module file loads.
     let is_module = |text: &str| {
