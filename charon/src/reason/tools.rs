@@ -102,16 +102,24 @@ impl ToolArgs<'_> {
     fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
         let not_object =
             || <serde_json::Error as serde::de::Error>::custom("the input must be a JSON object");
-        match self {
+        let value = match self {
             ToolArgs::Bytes(b) => {
                 if b.iter().find(|c| !c.is_ascii_whitespace()) != Some(&b'{') {
                     return Err(not_object());
                 }
-                serde_json::from_value(crate::json::read(b)?)
+                crate::json::read(b)?
             }
-            ToolArgs::Json(v) if v.is_object() => serde_json::from_value(v),
-            ToolArgs::Json(_) => Err(not_object()),
+            ToolArgs::Json(v) if v.is_object() => v,
+            ToolArgs::Json(_) => return Err(not_object()),
+        };
+        // No input of a reasoning tool takes an integer past 64 bits; one held
+        // marked inside Charon must not pass for the text a field expects.
+        if let Err(digits) = crate::json::public(&value) {
+            return Err(<serde_json::Error as serde::de::Error>::custom(format!(
+                "the integer {digits} is no value any input of this tool takes"
+            )));
         }
+        serde_json::from_value(value)
     }
 }
 
