@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context as _;
+use charon::reason::ReasonConfig;
 use charon::{Counting, EngineConfig, Limits};
 use clap::{Args, Parser, Subcommand};
 
@@ -361,6 +362,14 @@ struct LimitArgs {
     /// loaded (0: never for memory). Example: --recycle-memory-mb 512
     #[arg(long, value_name = "MIB", default_value_t = EngineConfig::default().recycle_memory >> 20)]
     recycle_memory_mb: u64,
+    /// Reasoning tools: most proof nodes one answer may hold (past it the request
+    /// fails as answer_too_large). Example: --max-proof-nodes 20000
+    #[arg(long, value_name = "N", default_value_t = ReasonConfig::default().max_proof_nodes)]
+    max_proof_nodes: usize,
+    /// Reasoning tools: most bytes one answer may take as JSON (past it the
+    /// request fails as answer_too_large). Example: --max-answer-bytes 1048576
+    #[arg(long, value_name = "BYTES", default_value_t = ReasonConfig::default().max_answer_bytes)]
+    max_answer_bytes: usize,
 }
 
 /// `--inference-counting` (the library's [`Counting`]).
@@ -437,6 +446,14 @@ impl LimitArgs {
         if let Some(n) = self.workers {
             config.workers = n.max(1);
         }
+        config
+    }
+
+    /// The reasoning tools' settings these limits give.
+    fn reason_config(&self) -> ReasonConfig {
+        let mut config = ReasonConfig::default();
+        config.max_proof_nodes = self.max_proof_nodes.max(1);
+        config.max_answer_bytes = self.max_answer_bytes.max(1024);
         config
     }
 }
@@ -526,8 +543,9 @@ type Served = (
 fn served(
     kb: Option<&std::path::Path>,
     reasoning: bool,
-    config: EngineConfig,
+    limits: &LimitArgs,
 ) -> anyhow::Result<Served> {
+    let config = limits.config();
     let kb = match kb {
         Some(path) => Some(std::sync::Arc::new(load(path, config.clone())?)),
         None => None,
@@ -545,7 +563,10 @@ fn served(
     let reasoner = if reasoning {
         let mut config = config;
         config.persist = false;
-        Some(std::sync::Arc::new(charon::reason::Reasoner::new(config)?))
+        Some(std::sync::Arc::new(charon::reason::Reasoner::with_config(
+            config,
+            limits.reason_config(),
+        )?))
     } else {
         None
     };
@@ -554,7 +575,7 @@ fn served(
 
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
-    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, args.limits.config())?;
+    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
     let guard = args.guard.guard(&args.host)?;
     let options = charon::http::HttpOptions::default()
         .with_body_limit(args.body_limit)
@@ -578,7 +599,7 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
 
 fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log);
-    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, args.limits.config())?;
+    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
     let server = match (kb, reasoner) {
         (Some(kb), Some(r)) => charon::mcp::McpServer::new(kb).with_reasoner(r),
         (Some(kb), None) => charon::mcp::McpServer::new(kb),

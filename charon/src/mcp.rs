@@ -240,19 +240,19 @@ async fn reasoning_call(
     args: Value,
     arrived: std::time::Instant,
 ) -> CallToolResult {
-    let value = match reasoner
+    let output = match reasoner
         .call_tool(name, crate::reason::tools::ToolArgs::Json(args), arrived)
         .await
     {
-        Ok(value) => value,
+        Ok(output) => output,
         Err(e) => {
             return CallToolResult::error(vec![ContentBlock::text(format!(
                 "bad arguments: {e} (see the tool's inputSchema)"
             ))]);
         }
     };
-    let failed = value["ok"] != Value::Bool(true);
-    structured(value, failed)
+    let failed = output.value["ok"] != Value::Bool(true);
+    structured_with_text(output.value, output.text, failed)
 }
 
 /// A result with structured content, and the same JSON as text, written exactly
@@ -260,6 +260,11 @@ async fn reasoning_call(
 /// see `precheck` and `serve_stdio`).
 fn structured(value: Value, is_error: bool) -> CallToolResult {
     let text = crate::json::to_string(&value).unwrap_or_default();
+    structured_with_text(value, text, is_error)
+}
+
+/// [`structured`], with the text already written.
+fn structured_with_text(value: Value, text: String, is_error: bool) -> CallToolResult {
     let mut result = if is_error {
         CallToolResult::structured_error(value)
     } else {

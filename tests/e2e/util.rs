@@ -350,10 +350,16 @@ pub struct HttpServer {
 impl HttpServer {
     /// Starts `charon http <kb> <args>` on a free port and waits for `/health`.
     pub fn start(kb: &std::path::Path, args: &[&str]) -> HttpServer {
+        let mut all = vec![kb.to_str().expect("a UTF-8 path")];
+        all.extend_from_slice(args);
+        HttpServer::with_args(&all)
+    }
+
+    /// Starts `charon http <args>` on a free port and waits for `/health`.
+    pub fn with_args(args: &[&str]) -> HttpServer {
         let port = free_port();
         let child = std::process::Command::new(charon_bin())
             .arg("http")
-            .arg(kb)
             .args(["--port", &port.to_string(), "--log", "warn"])
             .args(args)
             .stdout(std::process::Stdio::null())

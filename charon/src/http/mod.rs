@@ -437,14 +437,22 @@ async fn reasoning(app: Arc<App>, tool: &'static str, req: Request) -> Response 
                 .into_response();
         }
     };
-    if result["error"]["kind"] == "overloaded" {
+    if result.value["error"]["kind"] == "overloaded" {
         return Problem::from_call(&crate::CallError::Overloaded {
             operation: tool.into(),
             limit: reasoner.engine_config().max_pending,
         })
         .into_response();
     }
-    exact_json(&result)
+    // Written on a blocking thread (see `call_tool`): sent as it is.
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        result.text,
+    )
+        .into_response()
 }
 
 /// `POST /explain`: an operation's answer with a proof tree per solution.

@@ -234,6 +234,7 @@ fn proof(term: &PlTerm) -> Result<ProofNode, CallError> {
         kind,
         goal,
         line: None,
+        rule_id: None,
         children,
     })
 }

@@ -32,6 +32,9 @@ pub struct Clause {
     pub body: Vec<Literal>,
     /// Where the clause starts.
     pub pos: Pos,
+    /// The rule's identifier (`# rule: R-12`), carried by every proof node the
+    /// rule produces: the audit trail of which rule decided.
+    pub id: Option<String>,
 }
 
 impl Clause {
@@ -71,7 +74,9 @@ impl Atom {
 /// An argument.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Term {
-    /// A constant (lowercase atom).
+    /// A constant: a name (`high_risk`, `security-ops`, `2026-07-01`, `父`) or a
+    /// quoted string (`'Maintain separate accounts'`), by its text. A name and a
+    /// string of the same text are the same constant.
     Const(String),
     /// A number, as written (an integer or a decimal, maybe negative).
     Number(String),
@@ -79,6 +84,104 @@ pub enum Term {
     Var(String),
     /// `_`.
     Wildcard,
+    /// A nested term `name(arg, …)`, unified structurally.
+    Compound(String, Vec<Term>),
+}
+
+impl Term {
+    /// Visits every variable name, left to right.
+    pub fn vars<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            Term::Var(v) => out.push(v),
+            Term::Compound(_, args) => args.iter().for_each(|a| a.vars(out)),
+            Term::Const(_) | Term::Number(_) | Term::Wildcard => {}
+        }
+    }
+
+    /// Whether the term holds no variable (wildcards count as variables).
+    pub fn is_ground(&self) -> bool {
+        match self {
+            Term::Const(_) | Term::Number(_) => true,
+            Term::Var(_) | Term::Wildcard => false,
+            Term::Compound(_, args) => args.iter().all(Term::is_ground),
+        }
+    }
+
+    /// Writes the term, with `var` giving each variable's text.
+    pub fn write(&self, out: &mut String, var: &dyn Fn(&str) -> String) {
+        match self {
+            Term::Const(c) => write_const(out, c),
+            Term::Number(n) => out.push_str(n),
+            Term::Var(v) => out.push_str(&var(v)),
+            Term::Wildcard => out.push('_'),
+            Term::Compound(name, args) => {
+                write_const(out, name);
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    a.write(out, var);
+                }
+                out.push(')');
+            }
+        }
+    }
+}
+
+/// Whether `text` reads back as one bare name: a letter first (an ASCII one in
+/// lowercase), then letters, digits and `_`, with `-` `.` `@` `+` allowed between
+/// two of them; or an ISO date such as `2026-07-01`. Keywords are not bare names.
+pub fn is_bare_name(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let Some(&first) = chars.first() else {
+        return false;
+    };
+    if is_iso_date(&chars) {
+        return true;
+    }
+    if !(first.is_ascii_lowercase() || (!first.is_ascii() && first.is_alphabetic())) {
+        return false;
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    for (i, &c) in chars.iter().enumerate() {
+        let joiner = matches!(c, '-' | '.' | '@' | '+')
+            && i > 0
+            && chars.get(i + 1).is_some_and(|&n| n.is_alphanumeric());
+        if !(word(c) || joiner) || c.is_ascii_uppercase() {
+            return false;
+        }
+    }
+    !matches!(text, "if" | "and" | "not" | "or" | "is")
+}
+
+/// `YYYY-MM-DD` exactly.
+pub(crate) fn is_iso_date(chars: &[char]) -> bool {
+    chars.len() == 10
+        && chars.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == '-',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// A constant as Euclid-IR text: bare when it reads back as the same name, else
+/// in double quotes (`"Maintain separate accounts"`).
+pub fn write_const(out: &mut String, text: &str) {
+    if is_bare_name(text) {
+        out.push_str(text);
+        return;
+    }
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// A body literal.
@@ -132,6 +235,10 @@ pub enum CmpOp {
     Ne,
     /// `is`
     Is,
+    /// `==`: the same value (numbers by value, constants and terms as written).
+    Same,
+    /// `!=`: not the same value.
+    Differ,
 }
 
 impl CmpOp {
@@ -145,6 +252,8 @@ impl CmpOp {
             CmpOp::Eq => "=:=",
             CmpOp::Ne => "=\\=",
             CmpOp::Is => "is",
+            CmpOp::Same => "==",
+            CmpOp::Differ => "!=",
         }
     }
 }
@@ -160,6 +269,8 @@ pub enum Expr {
     Binary(Box<Expr>, ArithOp, Box<Expr>),
     /// `-e`.
     Neg(Box<Expr>),
+    /// A constant or nested term, compared by `==` and `!=` only.
+    Value(Term),
 }
 
 /// `+ - * /`.
@@ -206,6 +317,7 @@ impl Expr {
                 r.vars(out);
             }
             Expr::Neg(e) => e.vars(out),
+            Expr::Value(t) => t.vars(out),
         }
     }
 
@@ -218,6 +330,7 @@ impl Expr {
         match self {
             Expr::Number(n) => out.push_str(n),
             Expr::Var(v) => out.push_str(&value(v)),
+            Expr::Value(t) => t.write(out, value),
             Expr::Neg(e) => {
                 out.push('-');
                 e.write_at(out, value, 3);
@@ -244,17 +357,17 @@ impl Expr {
 
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Term::Const(c) | Term::Number(c) => f.write_str(c),
-            Term::Var(v) => write!(f, "${v}"),
-            Term::Wildcard => f.write_str("_"),
-        }
+        let mut s = String::new();
+        self.write(&mut s, &|v| format!("${v}"));
+        f.write_str(&s)
     }
 }
 
 impl fmt::Display for Atom {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name)?;
+        let mut name = String::new();
+        write_const(&mut name, &self.name);
+        f.write_str(&name)?;
         if !self.args.is_empty() {
             f.write_str("(")?;
             for (i, a) in self.args.iter().enumerate() {

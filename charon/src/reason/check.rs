@@ -25,7 +25,7 @@ pub struct Issue {
     pub severity: Severity,
     /// What kind: `undefined_predicate`, `arity_mismatch`, `negation_cycle`,
     /// `duplicate_fact`, `duplicate_rule`, `unsafe_variable`, `unbound_in_comparison`,
-    /// `unbound_in_negation`, `singleton_variable`.
+    /// `unbound_in_negation`, `singleton_variable`, `recursion_without_base_case`.
     pub kind: String,
     /// What is wrong and what to do.
     pub message: String,
@@ -134,6 +134,7 @@ pub fn check(program: &Program) -> Vec<Issue> {
         }
     }
     negation_cycles(program, &mut issues);
+    recursion_without_base(program, &mut issues);
     duplicates(program, &mut issues);
     for c in &program.clauses {
         if !c.is_fact() {
@@ -149,37 +150,178 @@ pub fn check(program: &Program) -> Vec<Issue> {
     issues
 }
 
+/// Recursive predicates none of whose clauses can finish: every clause calls,
+/// through positive goals, a predicate that can never be proved (itself, among
+/// others). A predicate can be proved when one of its clauses has only goals on
+/// predicates that can (facts at once); of the rest, those on a cycle of calls
+/// are recursion without a base case: every goal on them fails after searching
+/// to the depth bound. Linear in the size of the knowledge (it runs on every
+/// program a request sends).
+fn recursion_without_base(program: &Program, issues: &mut Vec<Issue>) {
+    // Predicates by index, in order of first definition.
+    let mut index: HashMap<(&str, usize), usize> = HashMap::new();
+    let mut first: Vec<&Clause> = Vec::new();
+    for c in &program.clauses {
+        index
+            .entry((c.head.name.as_str(), c.head.args.len()))
+            .or_insert_with(|| {
+                first.push(c);
+                first.len() - 1
+            });
+    }
+    let n = first.len();
+    // Each clause: its head, and how many of its positive goals are not yet known
+    // to be provable (a goal on an undefined predicate never is).
+    let mut waiting: Vec<usize> = Vec::with_capacity(program.clauses.len());
+    let mut heads: Vec<usize> = Vec::with_capacity(program.clauses.len());
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut calls: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (ci, c) in program.clauses.iter().enumerate() {
+        let head = index[&(c.head.name.as_str(), c.head.args.len())];
+        heads.push(head);
+        let mut count = 0;
+        for l in &c.body {
+            if let Literal::Pos(a) = l {
+                count += 1;
+                if let Some(&callee) = index.get(&(a.name.as_str(), a.args.len())) {
+                    callers[callee].push(ci);
+                    calls[head].push(callee);
+                }
+            }
+        }
+        waiting.push(count);
+    }
+    // Least fixpoint of "can be proved", by counting down (Horn satisfiability).
+    let mut proved = vec![false; n];
+    let mut queue: Vec<usize> = Vec::new();
+    for (ci, &w) in waiting.iter().enumerate() {
+        if w == 0 && !proved[heads[ci]] {
+            proved[heads[ci]] = true;
+            queue.push(heads[ci]);
+        }
+    }
+    while let Some(p) = queue.pop() {
+        for &ci in &callers[p] {
+            waiting[ci] -= 1;
+            if waiting[ci] == 0 && !proved[heads[ci]] {
+                proved[heads[ci]] = true;
+                queue.push(heads[ci]);
+            }
+        }
+    }
+    // Which predicates lie on a cycle of calls: strongly connected components
+    // (Tarjan's algorithm, iterative: a long chain must not exhaust the stack).
+    let on_cycle = cycles(&calls);
+    for p in 0..n {
+        if proved[p] || !on_cycle[p] {
+            continue;
+        }
+        let c = first[p];
+        let (name, arity) = (&c.head.name, c.head.args.len());
+        issues.push(Issue::new(
+            Severity::Warning,
+            "recursion_without_base_case",
+            c.pos,
+            format!(
+                "`{name}/{arity}` is recursive, but none of its rules can finish: each calls `{name}/{arity}` again (directly or through other rules) or a predicate that cannot be proved, so every goal on it fails at the depth limit. Add a base case: a fact or a rule whose goals do not lead back to it"
+            ),
+        ));
+    }
+}
+
+/// For each node of a graph (edges by node), whether it lies on a cycle: in a
+/// strongly connected component of more than one node, or calling itself.
+fn cycles(edges: &[Vec<usize>]) -> Vec<bool> {
+    const NONE: usize = usize::MAX;
+    let n = edges.len();
+    let mut order = vec![NONE; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut result = vec![false; n];
+    let mut counter = 0;
+    for root in 0..n {
+        if order[root] != NONE {
+            continue;
+        }
+        // (node, next edge to look at)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        order[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut next)) = work.last_mut() {
+            if let Some(&w) = edges[v].get(*next) {
+                *next += 1;
+                if order[w] == NONE {
+                    order[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(order[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == order[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let cyclic = members.len() > 1 || edges[v].contains(&v);
+                for m in members {
+                    result[m] = cyclic;
+                }
+            }
+        }
+    }
+    result
+}
+
 /// Variables that no positive goal binds before they are needed, and singletons.
 /// Shared with `reason`, which refuses comparisons over unbound variables.
-pub(crate) fn variables(
-    head: &[Term],
-    body: &[Literal],
+pub(crate) fn variables<'a>(
+    head: &'a [Term],
+    body: &'a [Literal],
     pos: Pos,
     singletons: bool,
     issues: &mut Vec<Issue>,
 ) {
     let mut bound: BTreeSet<&str> = BTreeSet::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for t in head {
-        if let Term::Var(v) = t {
-            *counts.entry(v).or_insert(0) += 1;
-        }
+    let vars_of = |args: &'a [Term]| {
+        let mut vs = Vec::new();
+        args.iter().for_each(|t| t.vars(&mut vs));
+        vs
+    };
+    let head_vars = vars_of(head);
+    for v in &head_vars {
+        *counts.entry(v).or_insert(0) += 1;
     }
     for lit in body {
         match lit {
             Literal::Pos(a) => {
-                for t in &a.args {
-                    if let Term::Var(v) = t {
-                        bound.insert(v);
-                        *counts.entry(v).or_insert(0) += 1;
-                    }
+                for v in vars_of(&a.args) {
+                    bound.insert(v);
+                    *counts.entry(v).or_insert(0) += 1;
                 }
             }
             Literal::Not(a) => {
-                for t in &a.args {
-                    if let Term::Var(v) = t {
+                for v in vars_of(&a.args) {
+                    {
                         *counts.entry(v).or_insert(0) += 1;
-                        if !bound.contains(v.as_str()) {
+                        if !bound.contains(v) {
                             issues.push(Issue::new(
                                 Severity::Warning,
                                 "unbound_in_negation",
@@ -210,7 +352,7 @@ pub(crate) fn variables(
                         continue;
                     }
                     // A head variable may get its value from the caller.
-                    let from_head = head.iter().any(|t| matches!(t, Term::Var(h) if h == v));
+                    let from_head = head_vars.contains(&v);
                     let (severity, message) = if from_head {
                         (
                             Severity::Warning,
@@ -239,10 +381,8 @@ pub(crate) fn variables(
             }
         }
     }
-    for t in head {
-        if let Term::Var(v) = t
-            && !bound.contains(v.as_str())
-        {
+    for v in &head_vars {
+        if !bound.contains(v) {
             issues.push(Issue::new(
                 Severity::Warning,
                 "unsafe_variable",

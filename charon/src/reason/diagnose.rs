@@ -16,8 +16,8 @@ use serde_json::Value;
 
 use super::ast::{Atom, Clause, CmpOp, Literal, Program, Query};
 use super::subst::{
-    Subst, apply, apply_atom, eval, ground, rename, rename_atom, resolve, show, term_of,
-    unify_atoms,
+    Subst, apply, apply_atom, eval, ground, rename, rename_atom, resolve_deep, same_value, show,
+    term_of, unify_atoms,
 };
 use super::{
     Answers, Compiled, Failed, Failure, FailureKind, Limits, ReasonResult, Reasoner, Solution,
@@ -186,6 +186,9 @@ pub struct Attempt {
     pub rule: String,
     /// Its line (the query's, for the query itself).
     pub line: usize,
+    /// The rule's identifier, when the knowledge names it (`# rule: R-12`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_id: Option<String>,
     /// The body goal that failed, counted from 1.
     pub failed_at: usize,
     /// That goal with the values it had (the first set that reached it).
@@ -638,10 +641,13 @@ impl<'r> Session<'r> {
         let mut bindings = BTreeMap::new();
         for v in super::lower::clause_vars(Some(&clause.head), &clause.body) {
             let renamed = format!("{v}#{n}");
-            let t = resolve(&resolve(&super::ast::Term::Var(renamed), head), &first);
+            let t = resolve_deep(&resolve_deep(&super::ast::Term::Var(renamed), head), &first);
             let value = match t {
                 super::ast::Term::Const(c) => Value::String(c),
                 super::ast::Term::Number(x) => super::number_value(&x),
+                compound @ super::ast::Term::Compound(..) if compound.is_ground() => {
+                    Value::String(compound.to_string())
+                }
                 _ => continue,
             };
             bindings.insert(v, value);
@@ -649,6 +655,7 @@ impl<'r> Session<'r> {
         Attempt {
             rule: clause.to_string(),
             line: clause.pos.line,
+            rule_id: clause.id.clone(),
             failed_at: k + 1,
             failed_goal: show(apply(&body[k], &first)),
             reached: total,
@@ -809,6 +816,17 @@ impl<'r> Session<'r> {
         let (lit, depth) = goals.remove(at);
         let lit = apply(&lit, &subst);
         match &lit {
+            Literal::Compare(c) if matches!(c.op, CmpOp::Same | CmpOp::Differ) => {
+                let same = same_value(&c.left, &c.right);
+                if same == Some(c.op == CmpOp::Same) {
+                    children.push(Abduction {
+                        goals,
+                        subst,
+                        assumed,
+                        deferred,
+                    });
+                }
+            }
             Literal::Compare(c) => {
                 let left = eval(&c.left);
                 let right = eval(&c.right);
@@ -830,8 +848,8 @@ impl<'r> Session<'r> {
                             CmpOp::Ge => l >= r,
                             CmpOp::Lt => l < r,
                             CmpOp::Le => l <= r,
-                            CmpOp::Eq | CmpOp::Is => l == r,
-                            CmpOp::Ne => l != r,
+                            CmpOp::Eq | CmpOp::Is | CmpOp::Same => l == r,
+                            CmpOp::Ne | CmpOp::Differ => l != r,
                         };
                         holds.then(|| subst.clone())
                     }
@@ -966,6 +984,7 @@ impl<'r> Session<'r> {
                 let right = eval(&a.right).is_some();
                 match c.op {
                     CmpOp::Is => right,
+                    CmpOp::Same | CmpOp::Differ => same_value(&a.left, &a.right).is_some(),
                     _ => right && eval(&a.left).is_some(),
                 }
             }
@@ -1036,6 +1055,15 @@ impl<'r> Session<'r> {
             .reasoner
             .solve(&compiled, query.clone(), &limits, "diagnose")
         {
+            // A search cut at the depth bound proves nothing either way: a NOT may
+            // have held only because the search under it was cut.
+            ReasonResult::Answered(a) if a.depth_exhausted => {
+                self.warnings.insert(format!(
+                    "a verification run was cut at max_depth {}: its proposal is not verified and was left out (raise max_depth to check it)",
+                    self.limits.max_depth
+                ));
+                None
+            }
             ReasonResult::Answered(a) => Some(a.solution_count),
             ReasonResult::Failed(_) => None,
         }
@@ -1084,8 +1112,8 @@ fn witness(goals: &[(Literal, u32)], subst: &Subst) -> Option<Subst> {
             Num::Float(f) => Num::Float(if up { f + 1.0 } else { f - 1.0 }),
         };
         let value = match op {
-            CmpOp::Ge | CmpOp::Le | CmpOp::Eq | CmpOp::Is => k,
-            CmpOp::Gt | CmpOp::Ne => step(k, true),
+            CmpOp::Ge | CmpOp::Le | CmpOp::Eq | CmpOp::Is | CmpOp::Same => k,
+            CmpOp::Gt | CmpOp::Ne | CmpOp::Differ => step(k, true),
             CmpOp::Lt => step(k, false),
         };
         let mut s = subst.clone();
@@ -1098,20 +1126,33 @@ fn witness(goals: &[(Literal, u32)], subst: &Subst) -> Option<Subst> {
 /// An atom's text with its variables numbered by first appearance: the same goal
 /// whatever its variables were renamed to.
 fn canonical(a: &Atom) -> String {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut out = a.name.clone();
-    out.push('(');
-    for t in &a.args {
+    fn term<'a>(t: &'a super::ast::Term, seen: &mut Vec<&'a str>, out: &mut String) {
         match t {
             super::ast::Term::Var(v) => {
                 let i = seen.iter().position(|s| s == v).unwrap_or_else(|| {
                     seen.push(v);
                     seen.len() - 1
                 });
-                out.push_str(&format!("_{i},"));
+                out.push_str(&format!("_{i}"));
             }
-            other => out.push_str(&format!("{other},")),
+            super::ast::Term::Compound(f, args) => {
+                out.push_str(f);
+                out.push('(');
+                for a in args {
+                    term(a, seen, out);
+                    out.push(',');
+                }
+                out.push(')');
+            }
+            other => out.push_str(&other.to_string()),
         }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = a.name.clone();
+    out.push('(');
+    for t in &a.args {
+        term(t, &mut seen, &mut out);
+        out.push(',');
     }
     out.push(')');
     out
@@ -1123,7 +1164,7 @@ fn same_atom(a: &Atom, b: &Atom) -> bool {
 }
 
 fn ground_term(t: &super::ast::Term) -> bool {
-    matches!(t, super::ast::Term::Const(_) | super::ast::Term::Number(_))
+    t.is_ground()
 }
 
 /// Answers of one engine question.
@@ -1270,6 +1311,7 @@ impl Reasoner {
             },
             body: query.body.clone(),
             pos: query.pos,
+            id: None,
         };
         let n = session.fresh();
         let body: Vec<Literal> = query.body.iter().map(|l| rename(l, n)).collect();

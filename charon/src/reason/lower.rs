@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use super::ast::{Atom, Clause, CmpOp, Expr, Literal, Program, Query, Term};
+use super::ast::{Atom, Clause, CmpOp, Comparison, Expr, Literal, Program, Query, Term};
 use crate::term::write_atom;
 
 /// The named variables of a clause (head, then body), in order of first appearance.
@@ -31,22 +31,17 @@ pub(crate) fn clause_vars(head: Option<&Atom>, body: &[Literal]) -> Vec<String> 
             out.push(v.to_string());
         }
     };
+    let atom_vars = |a: &Atom, add: &mut dyn FnMut(&str)| {
+        let mut vs = Vec::new();
+        a.args.iter().for_each(|t| t.vars(&mut vs));
+        vs.into_iter().for_each(add);
+    };
     if let Some(h) = head {
-        for t in &h.args {
-            if let Term::Var(v) = t {
-                add(v);
-            }
-        }
+        atom_vars(h, &mut add);
     }
     for lit in body {
         match lit {
-            Literal::Pos(a) | Literal::Not(a) => {
-                for t in &a.args {
-                    if let Term::Var(v) = t {
-                        add(v);
-                    }
-                }
-            }
+            Literal::Pos(a) | Literal::Not(a) => atom_vars(a, &mut add),
             Literal::Compare(c) => {
                 let mut vs = Vec::new();
                 c.left.vars(&mut vs);
@@ -148,6 +143,17 @@ impl<'a> Names<'a> {
             Term::Number(n) => out.push_str(n),
             Term::Var(v) => self.var(out, v),
             Term::Wildcard => out.push('_'),
+            Term::Compound(name, args) => {
+                write_atom(out, name);
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    self.term(out, a);
+                }
+                out.push(')');
+            }
         }
     }
 
@@ -158,6 +164,7 @@ impl<'a> Names<'a> {
             }
             Expr::Number(n) => out.push_str(n),
             Expr::Var(v) => self.var(out, v),
+            Expr::Value(t) => self.term(out, t),
             Expr::Neg(inner) => {
                 out.push_str("-(");
                 self.expr(out, inner);
@@ -188,6 +195,7 @@ impl<'a> Names<'a> {
     /// The body goals, joined by commas; positive goals bind `P0`, `P1`, ….
     fn body(&self, out: &mut String, prefix: &str, body: &[Literal], depth: &str) -> usize {
         let mut proofs = 0;
+        let mut temps = 0;
         for (i, lit) in body.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
@@ -203,28 +211,75 @@ impl<'a> Names<'a> {
                     self.call(out, prefix, a, depth);
                     out.push_str("_)");
                 }
-                Literal::Compare(c) => {
-                    // Every value compared must be a number: a constant such as pi
-                    // must not evaluate as one.
-                    let mut needed = Vec::new();
-                    if c.op != CmpOp::Is {
-                        c.left.vars(&mut needed);
+                Literal::Compare(c) if matches!(c.op, CmpOp::Same | CmpOp::Differ) => {
+                    // `==` and `!=` compare values, numbers by value. An arithmetic
+                    // side is evaluated first (into a variable of its own); two
+                    // arithmetic sides are compared as numbers.
+                    let arithmetic = |e: &Expr| matches!(e, Expr::Binary(..) | Expr::Neg(_));
+                    if arithmetic(&c.left) && arithmetic(&c.right) {
+                        let numeric = Comparison {
+                            op: if c.op == CmpOp::Same {
+                                CmpOp::Eq
+                            } else {
+                                CmpOp::Ne
+                            },
+                            ..c.clone()
+                        };
+                        self.comparison(out, &numeric);
+                        continue;
                     }
-                    c.right.vars(&mut needed);
-                    needed.sort_unstable();
-                    needed.dedup();
-                    for v in needed {
-                        out.push_str("'$e_num'(");
-                        self.var(out, v);
-                        out.push_str("), ");
-                    }
-                    self.expr(out, &c.left);
-                    let _ = write!(out, " {} ", c.op.text());
-                    self.expr(out, &c.right);
+                    let mut side = |out: &mut String, e: &Expr| -> String {
+                        if !arithmetic(e) {
+                            let mut text = String::new();
+                            self.expr(&mut text, e);
+                            return text;
+                        }
+                        let temp = format!("{}T{temps}", self.tag);
+                        temps += 1;
+                        self.number_checks(out, e);
+                        let _ = write!(out, "{temp} is ");
+                        self.expr(out, e);
+                        out.push_str(", ");
+                        temp
+                    };
+                    let left = side(out, &c.left);
+                    let right = side(out, &c.right);
+                    out.push_str(if c.op == CmpOp::Same {
+                        "'$e_same'("
+                    } else {
+                        "'$e_differ'("
+                    });
+                    let _ = write!(out, "{left},{right})");
                 }
+                Literal::Compare(c) => self.comparison(out, c),
             }
         }
         proofs
+    }
+
+    /// An arithmetic comparison (or `is`) over numbers.
+    fn comparison(&self, out: &mut String, c: &Comparison) {
+        if c.op != CmpOp::Is {
+            self.number_checks(out, &c.left);
+        }
+        self.number_checks(out, &c.right);
+        self.expr(out, &c.left);
+        let _ = write!(out, " {} ", c.op.text());
+        self.expr(out, &c.right);
+    }
+
+    /// `'$e_num'(V), ` for each variable of `e`: every value computed with must be
+    /// a number (a constant such as pi must not evaluate as one).
+    fn number_checks(&self, out: &mut String, e: &Expr) {
+        let mut needed = Vec::new();
+        e.vars(&mut needed);
+        needed.sort_unstable();
+        needed.dedup();
+        for v in needed {
+            out.push_str("'$e_num'(");
+            self.var(out, v);
+            out.push_str("), ");
+        }
     }
 }
 

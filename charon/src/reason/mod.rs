@@ -139,6 +139,12 @@ pub struct ReasonConfig {
     pub max_answers: usize,
     /// Proofs returned per solution when a request does not say.
     pub max_proofs: usize,
+    /// Most proof nodes one answer may hold (over all the solutions and proofs it
+    /// returns); past it the request fails as `answer_too_large`.
+    pub max_proof_nodes: usize,
+    /// Most bytes one answer may take as JSON; past it the request fails as
+    /// `answer_too_large`.
+    pub max_answer_bytes: usize,
     /// Bytes of compiled knowledge kept (the text and its program).
     pub compiled_cache: u64,
 }
@@ -152,6 +158,8 @@ impl Default for ReasonConfig {
             max_depth_limit: 60,
             max_answers: 20_000,
             max_proofs: 5,
+            max_proof_nodes: 100_000,
+            max_answer_bytes: 16 << 20,
             compiled_cache: 64 << 20,
         }
     }
@@ -330,6 +338,8 @@ pub enum FailureKind {
     InferenceLimit,
     /// The search found more proofs than a search may collect.
     TooManyAnswers,
+    /// The answer would hold more proof nodes, or more bytes, than allowed.
+    AnswerTooLarge,
     /// The search ran out of time.
     TimeLimit,
     /// The search ran out of memory.
@@ -653,7 +663,12 @@ impl Reasoner {
             }
             other => other,
         };
-        self.finish(prepared, outcome)
+        // Shaping the answer (proof trees, JSON) is heavy for a large one: never on
+        // the async executor.
+        let this = Arc::clone(self);
+        off_thread(move || this.finish(prepared, outcome))
+            .await
+            .unwrap_or_else(|why| Failure::new(FailureKind::Engine, why).result())
     }
 
     /// Checks knowledge without running it (see [`check_kb`]).
@@ -724,7 +739,17 @@ impl Reasoner {
         let compiled = self.compile(&request.knowledge).map_err(Failure::result)?;
         let query =
             Self::request_query(&compiled, request.query.as_deref()).map_err(Failure::result)?;
-        self.prepare_query(compiled, query, &limits)
+        let mut prepared = self.prepare_query(compiled, query, &limits)?;
+        // `Who` reads as the constant `who`, as the reference reads it; a Prolog
+        // habit that silently asks for a constant deserves a word.
+        for name in parse::capitalised_names(request.query.as_deref().unwrap_or_default()) {
+            prepared.warnings.push(format!(
+                "query: `{name}` is read as the constant `{}` (names fold to lowercase); a variable starts with $ (${})",
+                name.to_ascii_lowercase(),
+                name.to_ascii_lowercase()
+            ));
+        }
+        Ok(prepared)
     }
 
     /// [`prepare`](Self::prepare) for a query already parsed.
@@ -931,9 +956,11 @@ impl Reasoner {
             Ok(answers) => ReasonResult::Answered(answers),
             Err(f) => return f.result(),
         };
-        if let Some(key) = prepared.cache_key
-            && let Ok(text) = serde_json::to_vec(&result)
-        {
+        let text = serde_json::to_vec(&result).unwrap_or_default();
+        if text.len() > self.config.max_answer_bytes {
+            return answer_too_large(&format!("{} bytes", self.config.max_answer_bytes)).result();
+        }
+        if let Some(key) = prepared.cache_key {
             // Held as the typed result (no conversion on a hit), weighed as its JSON.
             let weight = 2 * text.len() as u64;
             self.results
@@ -1000,17 +1027,28 @@ impl Reasoner {
             vars: &compiled.vars,
             base: compiled.base,
         };
-        let mut solutions = proof::solutions(
+        let bounds = proof::Bounds {
+            max_solutions: prepared.max_solutions,
+            max_proofs: prepared.max_proofs,
+            max_nodes: self.config.max_proof_nodes,
+            max_bytes: self.config.max_answer_bytes,
+        };
+        let (solutions, solution_count) = proof::solutions(
             &renderer,
             &prepared.query.body,
             &prepared.variables,
             found,
-            prepared.max_proofs,
+            bounds,
         )
-        .map_err(|m| Failure::new(FailureKind::Engine, m))?;
-        let solution_count = solutions.len();
+        .map_err(|e| match e {
+            proof::RenderError::Shape(m) => Failure::new(FailureKind::Engine, m),
+            proof::RenderError::Nodes(n) => answer_too_large(&format!("{n} proof nodes")),
+            proof::RenderError::Bytes(n) => answer_too_large(&format!("{n} bytes")),
+            proof::RenderError::Rendered(n) => answer_too_large(&format!(
+                "{n} proof nodes to sort (the solutions returned have that many proofs in all)"
+            )),
+        })?;
         let truncated = solution_count > prepared.max_solutions;
-        solutions.truncate(prepared.max_solutions);
         let mut warnings = Vec::new();
         if exhausted {
             warnings.push(
@@ -1030,6 +1068,16 @@ impl Reasoner {
             warnings,
         })
     }
+}
+
+/// The failure of an answer past a size limit (`what`: the limit, with its unit).
+pub(crate) fn answer_too_large(what: &str) -> Failure {
+    Failure::new(
+        FailureKind::AnswerTooLarge,
+        format!(
+            "the answer would hold more than {what}, the limit of one answer: ask for fewer solutions (max_solutions) or proofs (max_proofs), narrow the query, or raise the limit (--max-proof-nodes, --max-answer-bytes)"
+        ),
+    )
 }
 
 fn inference_limit(limit: u64) -> Failure {

@@ -1,9 +1,13 @@
 //! The Euclid-IR text form → [`Program`]: one item per line, a line ending in `AND`
-//! (or `IF`) continues, `#` and `//` start comments. Constructs outside the grammar
-//! are refused by name, with what to write instead.
+//! (or `IF`) continues, `#`, `//` and `%` start comments (outside quotes), and a
+//! final full stop is allowed. Keywords are read in any case, and names are folded
+//! to lowercase (ASCII letters only), as the reference implementation reads them;
+//! quoted strings are constants kept as written. A `# rule: ID` comment names the
+//! rule it ends or the rule below it. Constructs outside the grammar are refused by
+//! name, with what to write instead.
 
 use super::ast::{
-    ArithOp, Atom, Clause, CmpOp, Comparison, Expr, Literal, Pos, Program, Query, Term,
+    ArithOp, Atom, Clause, CmpOp, Comparison, Expr, Literal, Pos, Program, Query, Term, is_iso_date,
 };
 
 /// Why knowledge or a query could not be read.
@@ -15,7 +19,7 @@ pub struct ParseError {
     /// What is wrong and what to write instead.
     pub message: String,
     /// The construct outside the grammar, when that is the problem (`disjunction`,
-    /// `lists`, `strings`, `cut`, `findall/bagof/setof`, `assert/retract`, `modules`, …).
+    /// `lists`, `cut`, `findall/bagof/setof`, `assert/retract`, `modules`, …).
     pub construct: Option<&'static str>,
 }
 
@@ -55,10 +59,6 @@ const LISTS: Unsupported = Unsupported {
     name: "lists",
     workaround: "model a collection as several facts, one per element",
 };
-const STRINGS: Unsupported = Unsupported {
-    name: "strings",
-    workaround: "use lowercase constants such as high_risk",
-};
 const CUT: Unsupported = Unsupported {
     name: "cut",
     workaround: "leave it out: every proof is searched in full",
@@ -74,10 +74,6 @@ const ASSERT: Unsupported = Unsupported {
 const MODULES: Unsupported = Unsupported {
     name: "modules",
     workaround: "send all the facts and rules together as one knowledge text",
-};
-const COMPOUNDS: Unsupported = Unsupported {
-    name: "nested terms",
-    workaround: "arguments are constants, numbers or variables: flatten f(x) into extra arguments or facts",
 };
 const META_CALL: Unsupported = Unsupported {
     name: "meta-calls",
@@ -119,10 +115,16 @@ const MAX_VARS: usize = 200;
 /// (expressions are walked recursively).
 const MAX_OPERATORS: usize = 100;
 const MAX_NESTING: usize = 32;
+/// Deepest nesting of terms inside arguments (`cfg(state(q0), tape(…))`).
+const MAX_TERM_NESTING: usize = 32;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
+    /// A name (predicate or constant), ASCII letters folded to lowercase.
     Ident(String),
+    /// A quoted constant, escapes resolved.
+    Str(String),
+    /// A keyword in any case, held in uppercase: `IF`, `AND`, `NOT`, `OR`.
     Upper(String),
     Var(String),
     Wild,
@@ -152,11 +154,29 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
     let mut item: Vec<Token> = Vec::new();
     let mut item_start = Pos::default();
     let mut last = Pos::default();
+    // A `# rule: ID` on a line of its own names the next item; one on the item's
+    // own lines names it (the last one wins, as in the reference).
+    let mut pending: Option<(String, Pos)> = None;
+    let mut item_id: Option<(String, Pos)> = None;
     for (i, raw) in src.lines().enumerate() {
         let line = i + 1;
-        let text = strip_comment(raw);
+        let (text, comment) = split_comment(raw, line)?;
         let trimmed = text.trim();
+        let id = comment.and_then(|(c, col)| rule_id(c).map(|id| (id, Pos { line, column: col })));
         if trimmed.is_empty() {
+            if let Some(id) = id {
+                if item.is_empty() {
+                    if let Some((_, at)) = &pending {
+                        return Err(ParseError::new(
+                            *at,
+                            "this `# rule:` names no rule: put it on the rule's line or just above it",
+                        ));
+                    }
+                    pending = Some(id);
+                } else {
+                    item_id = Some(id);
+                }
+            }
             continue;
         }
         let first_col = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
@@ -176,6 +196,10 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
                 line,
                 column: first_col,
             };
+            item_id = pending.take();
+        }
+        if id.is_some() {
+            item_id = id;
         }
         let tokens = tokenize(text, line, 1)?;
         last = Pos {
@@ -185,7 +209,11 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
         let continues = matches!(tokens.last(), Some(Token { tok: Tok::Upper(w), .. }) if w == "AND" || w == "IF");
         item.extend(tokens);
         if !continues {
+            let before = program.clauses.len();
             parse_item(std::mem::take(&mut item), item_start, last, &mut program)?;
+            if let Some((id, at)) = item_id.take() {
+                name_rule(&mut program, before, id, at)?;
+            }
         }
     }
     if !item.is_empty() {
@@ -194,7 +222,67 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
             "the knowledge ends after AND or IF: finish the rule on the next line",
         ));
     }
+    if let Some((_, at)) = pending {
+        return Err(ParseError::new(
+            at,
+            "this `# rule:` names no rule: put it on the rule's line or just above it",
+        ));
+    }
     Ok(program)
+}
+
+/// The words of `text` that start with an ASCII capital and are not keywords:
+/// names the reader folds to lowercase (outside quotes, comments and variables).
+pub(crate) fn capitalised_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let Ok((code, _)) = split_comment(raw, i + 1) else {
+            continue;
+        };
+        let chars: Vec<char> = code.chars().collect();
+        let mut quote = None;
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            if let Some(q) = quote {
+                if c == '\\' {
+                    j += 1;
+                } else if c == q {
+                    quote = None;
+                }
+                j += 1;
+                continue;
+            }
+            let starts =
+                j == 0 || !(chars[j - 1].is_alphanumeric() || matches!(chars[j - 1], '_' | '$'));
+            if c == '\'' || c == '"' {
+                quote = Some(c);
+            } else if c.is_ascii_uppercase() && starts {
+                let end = (j..chars.len())
+                    .find(|&k| !(chars[k].is_alphanumeric() || chars[k] == '_'))
+                    .unwrap_or(chars.len());
+                let word: String = chars[j..end].iter().collect();
+                if keyword(&word).is_none() && word != "IS" && !out.contains(&word) {
+                    out.push(word);
+                }
+                j = end;
+                continue;
+            }
+            j += 1;
+        }
+    }
+    out
+}
+
+/// The identifier of a `# rule: ID` comment (the comment's text after `#`).
+fn rule_id(comment: &str) -> Option<String> {
+    let rest = comment.strip_prefix('#')?.trim_start();
+    let (word, rest) = rest.split_at(rest.find(':')?);
+    if !word.trim_end().eq_ignore_ascii_case("rule") {
+        return None;
+    }
+    let id = rest[1..].trim();
+    (!id.is_empty()).then(|| id.to_string())
 }
 
 /// Parses a query given on its own (`? ` in front is optional).
@@ -203,7 +291,7 @@ pub fn parse_query(src: &str) -> Result<Query, ParseError> {
     let mut start = None;
     let mut last = Pos { line: 1, column: 1 };
     for (i, raw) in src.lines().enumerate() {
-        let text = strip_comment(raw);
+        let (text, _) = split_comment(raw, i + 1)?;
         if text.trim().is_empty() {
             continue;
         }
@@ -240,14 +328,19 @@ pub fn parse_query(src: &str) -> Result<Query, ParseError> {
 }
 
 /// The tokens of `text` placed at `at` (line and column offsets, for items taken
-/// from a YAML document), and where the text ends.
-fn tokens_at(text: &str, at: Pos) -> Result<(Vec<Token>, Pos), ParseError> {
+/// from a YAML document), where the text ends, and the rule id a `# rule:`
+/// comment in it gives.
+fn tokens_at(text: &str, at: Pos) -> Result<(Vec<Token>, Pos, Option<String>), ParseError> {
     let mut tokens = Vec::new();
     let mut last = at;
+    let mut id = None;
     for (i, raw) in text.lines().enumerate() {
         let line = at.line + i;
         let column = if i == 0 { at.column } else { 1 };
-        let stripped = strip_comment(raw);
+        let (stripped, comment) = split_comment(raw, line)?;
+        if let Some(found) = comment.and_then(|(c, _)| rule_id(c)) {
+            id = Some(found);
+        }
         tokens.extend(tokenize(stripped, line, column)?);
         if !stripped.trim().is_empty() {
             last = Pos {
@@ -256,18 +349,38 @@ fn tokens_at(text: &str, at: Pos) -> Result<(Vec<Token>, Pos), ParseError> {
             };
         }
     }
-    Ok((tokens, last))
+    Ok((tokens, last, id))
 }
 
 /// Parses one item (fact, rule or query) whose text starts at `at`.
 pub(crate) fn parse_item_at(text: &str, at: Pos, program: &mut Program) -> Result<(), ParseError> {
-    let (tokens, last) = tokens_at(text, at)?;
-    parse_item(tokens, at, last, program)
+    let (tokens, last, id) = tokens_at(text, at)?;
+    let before = program.clauses.len();
+    parse_item(tokens, at, last, program)?;
+    if let Some(id) = id {
+        name_rule(program, before, id, at)?;
+    }
+    Ok(())
+}
+
+/// Gives the item just parsed (clause `index`, if it is one) the id of a
+/// `# rule:` comment found at `at`: a rule only.
+fn name_rule(program: &mut Program, index: usize, id: String, at: Pos) -> Result<(), ParseError> {
+    match program.clauses.get_mut(index) {
+        Some(c) if !c.is_fact() => {
+            c.id = Some(id);
+            Ok(())
+        }
+        _ => Err(ParseError::new(
+            at,
+            "`# rule:` names a rule, and this item is a fact or a query",
+        )),
+    }
 }
 
 /// Parses a rule head whose text starts at `at`.
 pub(crate) fn parse_head_at(text: &str, at: Pos) -> Result<Atom, ParseError> {
-    let (tokens, end) = tokens_at(text, at)?;
+    let (tokens, end, _) = tokens_at(text, at)?;
     let mut p = Parser::new(tokens, end);
     if !matches!(p.peek(), Some(Tok::Ident(_))) {
         return Err(p.error("a head is a predicate name with its arguments, e.g. ancestor($x, $y)"));
@@ -279,38 +392,75 @@ pub(crate) fn parse_head_at(text: &str, at: Pos) -> Result<Atom, ParseError> {
 
 /// Parses body goals (joined by AND) whose text starts at `at`.
 pub(crate) fn parse_query_at(text: &str, at: Pos) -> Result<Query, ParseError> {
-    let (tokens, end) = tokens_at(text, at)?;
+    let (tokens, end, _) = tokens_at(text, at)?;
     let mut p = Parser::new(tokens, end);
     let body = p.body()?;
     p.finish()?;
     Ok(Query { body, pos: at })
 }
 
-/// The line without its comment (`#` or `//` to the end). Euclid-IR has no strings,
-/// so the first marker starts the comment.
-fn strip_comment(line: &str) -> &str {
-    let hash = line.find('#');
-    let slashes = line.find("//");
-    match (hash, slashes) {
-        (Some(a), Some(b)) => &line[..a.min(b)],
-        (Some(a), None) | (None, Some(a)) => &line[..a],
-        (None, None) => line,
+/// A comment's text (from its marker) and the column it starts at.
+type Comment<'a> = Option<(&'a str, usize)>;
+
+/// The line split where its comment starts (`#`, `//` or `%` outside quotes):
+/// the text before, and the comment with the column it starts at. A quote left
+/// open is an error.
+fn split_comment(line: &str, number: usize) -> Result<(&str, Comment<'_>), ParseError> {
+    let mut quote: Option<(char, usize)> = None;
+    let mut escaped = false;
+    let mut chars = line.char_indices().enumerate().peekable();
+    while let Some((col, (at, c))) = chars.next() {
+        if let Some((q, _)) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        let comment = match c {
+            // `0'a` is Prolog's character code, refused by the tokenizer by name.
+            '\'' if at > 0 && line[..at].ends_with('0') => false,
+            '\'' | '"' => {
+                quote = Some((c, col));
+                false
+            }
+            '#' | '%' => true,
+            '/' => chars.peek().is_some_and(|(_, (_, n))| *n == '/'),
+            _ => false,
+        };
+        if comment {
+            return Ok((&line[..at], Some((&line[at..], col + 1))));
+        }
     }
+    if let Some((q, col)) = quote {
+        return Err(ParseError::new(
+            Pos {
+                line: number,
+                column: col + 1,
+            },
+            format!("this string is not closed: end it with {q} on the same line"),
+        ));
+    }
+    Ok((line, None))
 }
 
 fn directive(text: &str, pos: Pos, program: &mut Program) -> Result<(), ParseError> {
     let mut words = text[1..].split_whitespace();
     match (words.next(), words.next(), words.next()) {
-        (Some("version"), Some(v), None) => {
-            if v != "1.0" && v != "1" {
+        (Some(word), Some(v), None) if word.eq_ignore_ascii_case("version") => {
+            let numeric = v
+                .split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+            if !numeric {
                 return Err(ParseError::new(
                     pos,
-                    format!(
-                        "version {v} is not known: this is Euclid-IR 1.0 (write @version 1.0 or leave it out)"
-                    ),
+                    format!("version {v} is not a version number: write @version 1.0"),
                 ));
             }
-            program.version = Some("1.0".into());
+            program.version = Some(v.to_string());
             Ok(())
         }
         _ => Err(ParseError::new(
@@ -318,6 +468,43 @@ fn directive(text: &str, pos: Pos, program: &mut Program) -> Result<(), ParseErr
             format!("unknown directive `{text}`: the only directive is @version 1.0"),
         )),
     }
+}
+
+/// Reads a quoted string from `chars[i]` (the quote): its text, escapes resolved
+/// (`\n`, `\t`, and `\` before any other character stands for that character),
+/// and the index after the closing quote.
+fn string_at(chars: &[char], i: usize, pos: Pos) -> Result<(String, usize), ParseError> {
+    let quote = chars[i];
+    let mut out = String::new();
+    let mut j = i + 1;
+    while j < chars.len() {
+        match chars[j] {
+            '\\' if j + 1 < chars.len() => {
+                out.push(match chars[j + 1] {
+                    'n' => '\n',
+                    't' => '\t',
+                    other => other,
+                });
+                j += 2;
+            }
+            c if c == quote => return Ok((out, j + 1)),
+            c => {
+                out.push(c);
+                j += 1;
+            }
+        }
+    }
+    Err(ParseError::new(
+        pos,
+        format!("this string is not closed: end it with {quote} on the same line"),
+    ))
+}
+
+/// The keyword a word is, in any case.
+fn keyword(word: &str) -> Option<&'static str> {
+    ["IF", "AND", "NOT", "OR"]
+        .into_iter()
+        .find(|k| word.eq_ignore_ascii_case(k))
 }
 
 fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, ParseError> {
@@ -328,10 +515,26 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
         line,
         column: first_column + i,
     };
-    let word_end = |from: usize| {
+    let var_end = |from: usize| {
         let mut j = from;
-        while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
+        while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
             j += 1;
+        }
+        j
+    };
+    // A name: letters, digits and `_`, with `-` `.` `@` `+` between two of them
+    // (`security-ops`, `alice@example.com`, `v1.2`).
+    let name_end = |from: usize| {
+        let mut j = from;
+        while j < chars.len() {
+            let c = chars[j];
+            let joins = matches!(c, '-' | '.' | '@' | '+')
+                && chars.get(j + 1).is_some_and(|n| n.is_alphanumeric());
+            if c.is_alphanumeric() || c == '_' || joins {
+                j += 1;
+            } else {
+                break;
+            }
         }
         j
     };
@@ -345,7 +548,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                 continue;
             }
             '$' => {
-                let end = word_end(i + 1);
+                let end = var_end(i + 1);
                 let name: String = chars[i + 1..end].iter().collect();
                 if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
                     return Err(ParseError::new(
@@ -353,20 +556,19 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                         "a variable is $ followed by a name that starts with a letter, e.g. $who",
                     ));
                 }
-                (Tok::Var(name), end - i)
+                (Tok::Var(name.to_ascii_lowercase()), end - i)
             }
-            'a'..='z' => {
-                let end = word_end(i);
-                let name: String = chars[i..end].iter().collect();
-                (Tok::Ident(name), end - i)
-            }
-            'A'..='Z' => {
-                let end = word_end(i);
-                let name: String = chars[i..end].iter().collect();
-                (Tok::Upper(name), end - i)
+            c if c.is_alphabetic() => {
+                let end = name_end(i);
+                let word: String = chars[i..end].iter().collect();
+                let tok = match keyword(&word) {
+                    Some(k) => Tok::Upper(k.into()),
+                    None => Tok::Ident(word.to_ascii_lowercase()),
+                };
+                (tok, end - i)
             }
             '_' => {
-                let end = word_end(i);
+                let end = var_end(i);
                 if end > i + 1 {
                     let name: String = chars[i + 1..end].iter().collect();
                     return Err(ParseError::new(
@@ -377,6 +579,15 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                     ));
                 }
                 (Tok::Wild, 1)
+            }
+            '0'..='9'
+                if chars.len() >= i + 10
+                    && is_iso_date(&chars[i..i + 10])
+                    && !chars
+                        .get(i + 10)
+                        .is_some_and(|c| c.is_alphanumeric() || *c == '_') =>
+            {
+                (Tok::Ident(chars[i..i + 10].iter().collect()), 10)
             }
             '0'..='9' => {
                 let mut end = i;
@@ -406,10 +617,10 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                         "numbers are decimal: hexadecimal, octal, binary and character codes (0x, 0o, 0b, 0') are not supported",
                     ));
                 }
-                if after.is_some_and(|c| c.is_ascii_alphabetic() || c == '_') {
+                if after.is_some_and(|c| c.is_alphabetic() || c == '_') {
                     return Err(ParseError::new(
                         pos,
-                        "a name cannot start with a digit: start it with a lowercase letter",
+                        "a name cannot start with a digit: start it with a letter, or quote it (\"3rd_party\")",
                     ));
                 }
                 let text: String = chars[i..end].iter().collect();
@@ -421,6 +632,10 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                 }
                 (Tok::Num(text), end - i)
             }
+            '\'' | '"' => {
+                let (text, end) = string_at(&chars, i, pos)?;
+                (Tok::Str(text), end - i)
+            }
             '(' => (Tok::LParen, 1),
             ')' => (Tok::RParen, 1),
             ',' => (Tok::Comma, 1),
@@ -430,12 +645,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
             '/' => (Tok::Op("/"), 1),
             '>' if next == Some('=') => (Tok::Op(">="), 2),
             '>' => (Tok::Op(">"), 1),
-            '<' if next == Some('=') => {
-                return Err(ParseError::new(
-                    pos,
-                    "`<=` is not an operator: write =< for at most",
-                ));
-            }
+            '<' if next == Some('=') => (Tok::Op("=<"), 2),
             '<' => (Tok::Op("<"), 1),
             '=' => {
                 let rest: String = chars[i..chars.len().min(i + 3)].iter().collect();
@@ -446,10 +656,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                 } else if rest.starts_with("=<") {
                     (Tok::Op("=<"), 2)
                 } else if rest.starts_with("==") {
-                    return Err(ParseError::new(
-                        pos,
-                        "`==` is not an operator: compare numbers with =:=, or repeat the variable",
-                    ));
+                    (Tok::Op("=="), 2)
                 } else if rest.starts_with("=>") {
                     return Err(ParseError::new(
                         pos,
@@ -463,12 +670,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                 return Err(ParseError::unsupported(pos, IF_THEN_ELSE, "`->`"));
             }
             '-' => (Tok::Op("-"), 1),
-            '!' if next == Some('=') => {
-                return Err(ParseError::new(
-                    pos,
-                    "`!=` is not an operator: write =\\= for not equal",
-                ));
-            }
+            '!' if next == Some('=') => (Tok::Op("!="), 2),
             '!' => return Err(ParseError::unsupported(pos, CUT, "`!`")),
             '\\' if next == Some('+') => {
                 return Err(ParseError::new(pos, "`\\+` is Prolog: write NOT goal"));
@@ -476,13 +678,16 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
             '\\' if next == Some('=') => {
                 return Err(ParseError::new(
                     pos,
-                    "`\\=` is not an operator: write =\\= to compare numbers",
+                    "`\\=` is not an operator: write != for not the same value",
                 ));
             }
             ';' | '|' => return Err(ParseError::unsupported(pos, DISJUNCTION, &format!("`{c}`"))),
             '[' | ']' => return Err(ParseError::unsupported(pos, LISTS, &format!("`{c}`"))),
-            '"' | '\'' | '`' => {
-                return Err(ParseError::unsupported(pos, STRINGS, &format!("`{c}`")));
+            '`' => {
+                return Err(ParseError::new(
+                    pos,
+                    "back quotes are not strings: quote text with ' or \"",
+                ));
             }
             ':' if next == Some('-') => {
                 return Err(ParseError::new(
@@ -491,15 +696,8 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                 ));
             }
             ':' => return Err(ParseError::unsupported(pos, MODULES, "`:`")),
-            '.' if chars[i + 1..].iter().all(|c| c.is_whitespace()) => {
-                return Err(ParseError::new(
-                    pos,
-                    "no full stop at the end: an item ends with its line",
-                ));
-            }
-            '%' => {
-                return Err(ParseError::new(pos, "comments start with # or //"));
-            }
+            // A final full stop, as in Prolog, ends the item.
+            '.' if chars[i + 1..].iter().all(|c| c.is_whitespace()) => break,
             '{' | '}' => {
                 return Err(ParseError::unsupported(pos, BUILTINS, &format!("`{c}`")));
             }
@@ -507,7 +705,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
                 return Err(ParseError::new(
                     pos,
                     format!(
-                        "unexpected character `{other}`: Euclid-IR has names, $variables, numbers, ( ) , and the operators > >= < =< =:= =\\= is + - * /"
+                        "unexpected character `{other}`: Euclid-IR has names, 'strings', $variables, numbers, ( ) , and the operators > >= < =< == != =:= =\\= is + - * /"
                     ),
                 ));
             }
@@ -556,10 +754,7 @@ fn parse_item(
     };
     p.finish()?;
     if body.is_empty()
-        && let Some(t) = head
-            .args
-            .iter()
-            .find(|t| matches!(t, Term::Var(_) | Term::Wildcard))
+        && let Some(t) = head.args.iter().find(|t| !t.is_ground())
     {
         return Err(ParseError::new(
             head.pos,
@@ -572,6 +767,7 @@ fn parse_item(
         head,
         body,
         pos: start,
+        id: None,
     };
     too_many_vars(
         super::lower::clause_vars(Some(&clause.head), &clause.body).len(),
@@ -608,7 +804,7 @@ fn too_many_vars(count: usize, pos: Pos) -> Result<(), ParseError> {
 }
 
 fn is_comparison(op: &str) -> bool {
-    matches!(op, ">" | ">=" | "<" | "=<" | "=:=" | "=\\=")
+    matches!(op, ">" | ">=" | "<" | "=<" | "=:=" | "=\\=" | "==" | "!=")
 }
 
 struct Parser {
@@ -619,6 +815,8 @@ struct Parser {
     /// Operators in the expression being read, and its bracket depth.
     operators: usize,
     nesting: usize,
+    /// Depth of the term being read inside arguments.
+    term_nesting: usize,
 }
 
 impl Parser {
@@ -629,6 +827,7 @@ impl Parser {
             end,
             operators: 0,
             nesting: 0,
+            term_nesting: 0,
         }
     }
 
@@ -696,11 +895,24 @@ impl Parser {
                 self.at += 1;
                 match self.peek() {
                     Some(Tok::Ident(_)) => Ok(Literal::Not(self.atom()?)),
+                    // `not(goal)`, as the reference reads it.
+                    Some(Tok::LParen) if matches!(self.peek2(), Some(Tok::Ident(_))) => {
+                        self.at += 1;
+                        let goal = self.atom()?;
+                        if !self.eat(&Tok::RParen) {
+                            return Err(self.error("expected ) to close NOT ( goal )"));
+                        }
+                        Ok(Literal::Not(goal))
+                    }
                     Some(Tok::Upper(w)) if w == "NOT" => {
                         Err(self.error("NOT NOT is not supported: write the goal itself"))
                     }
                     _ => Err(self.error("NOT takes a goal, e.g. NOT active($u)")),
                 }
+            }
+            Some(Tok::Ident(_) | Tok::Str(_)) if self.value_compared() => {
+                let left = Expr::Value(self.term()?);
+                self.comparison(left, pos)
             }
             Some(Tok::Ident(name)) => {
                 if let Some(Tok::Op(op)) = self.peek2()
@@ -717,38 +929,14 @@ impl Parser {
                 }
                 Ok(Literal::Pos(self.atom()?))
             }
+            Some(Tok::Str(_)) => {
+                Err(self.error("a goal is a predicate name, not a string: write name(args)"))
+            }
             Some(Tok::Var(_) | Tok::Num(_) | Tok::LParen | Tok::Op("-")) => {
                 self.operators = 0;
                 self.nesting = 0;
                 let left = self.expr()?;
-                let op = match self.peek() {
-                    Some(Tok::Op(">")) => CmpOp::Gt,
-                    Some(Tok::Op(">=")) => CmpOp::Ge,
-                    Some(Tok::Op("<")) => CmpOp::Lt,
-                    Some(Tok::Op("=<")) => CmpOp::Le,
-                    Some(Tok::Op("=:=")) => CmpOp::Eq,
-                    Some(Tok::Op("=\\=")) => CmpOp::Ne,
-                    Some(Tok::Ident(w)) if w == "is" => CmpOp::Is,
-                    _ => {
-                        return Err(self.error(
-                            "expected a comparison (> >= < =< =:= =\\= is) after the value",
-                        ));
-                    }
-                };
-                self.at += 1;
-                let right = self.expr()?;
-                if op == CmpOp::Is && !matches!(left, Expr::Var(_) | Expr::Number(_)) {
-                    return Err(ParseError::new(
-                        pos,
-                        "the left side of `is` is one variable or number, e.g. $total is $a + $b",
-                    ));
-                }
-                Ok(Literal::Compare(Comparison {
-                    op,
-                    left,
-                    right,
-                    pos,
-                }))
+                self.comparison(left, pos)
             }
             Some(Tok::Upper(w)) if w == "IF" || w == "AND" => {
                 Err(self.error(format!("expected a goal before {w}")))
@@ -764,37 +952,110 @@ impl Parser {
         }
     }
 
+    /// Whether a constant (or string) at the start of a goal is the left side of
+    /// `==` or `!=`.
+    fn value_compared(&self) -> bool {
+        matches!(self.peek2(), Some(Tok::Op("==" | "!=")))
+    }
+
+    /// The rest of a comparison whose left side has been read.
+    fn comparison(&mut self, left: Expr, pos: Pos) -> Result<Literal, ParseError> {
+        let op = match self.peek() {
+            Some(Tok::Op(">")) => CmpOp::Gt,
+            Some(Tok::Op(">=")) => CmpOp::Ge,
+            Some(Tok::Op("<")) => CmpOp::Lt,
+            Some(Tok::Op("=<")) => CmpOp::Le,
+            Some(Tok::Op("=:=")) => CmpOp::Eq,
+            Some(Tok::Op("=\\=")) => CmpOp::Ne,
+            Some(Tok::Op("==")) => CmpOp::Same,
+            Some(Tok::Op("!=")) => CmpOp::Differ,
+            Some(Tok::Ident(w)) if w == "is" => CmpOp::Is,
+            _ => {
+                return Err(self
+                    .error("expected a comparison (> >= < =< == != =:= =\\= is) after the value"));
+            }
+        };
+        self.at += 1;
+        let value_side = matches!(op, CmpOp::Same | CmpOp::Differ);
+        if !value_side && let Expr::Value(t) = &left {
+            return Err(ParseError::new(
+                pos,
+                format!("arithmetic takes numbers and variables, but `{t}` is a constant"),
+            ));
+        }
+        let right = match self.peek() {
+            Some(Tok::Ident(_) | Tok::Str(_) | Tok::Upper(_)) if value_side => {
+                Expr::Value(self.term()?)
+            }
+            _ => {
+                self.operators = 0;
+                self.nesting = 0;
+                self.expr()?
+            }
+        };
+        let has_wildcard = |e: &Expr| matches!(e, Expr::Value(t) if wildcard_in(t));
+        if has_wildcard(&left) || has_wildcard(&right) {
+            return Err(ParseError::new(
+                pos,
+                "`_` has no value to compare: use a variable that an earlier goal binds",
+            ));
+        }
+        if op == CmpOp::Is && !matches!(left, Expr::Var(_) | Expr::Number(_)) {
+            return Err(ParseError::new(
+                pos,
+                "the left side of `is` is one variable or number, e.g. $total is $a + $b",
+            ));
+        }
+        Ok(Literal::Compare(Comparison {
+            op,
+            left,
+            right,
+            pos,
+        }))
+    }
+
     fn atom(&mut self) -> Result<Atom, ParseError> {
         let pos = self.pos();
         let Some(Tok::Ident(name)) = self.peek().cloned() else {
             return Err(self.error("expected a predicate name"));
         };
-        if name == "not" && self.peek2() == Some(&Tok::LParen) {
-            return Err(self.error("write NOT goal (uppercase, no parentheses around the goal)"));
+        if name == "is" {
+            return Err(self.error("`is` is a keyword: it cannot name a predicate"));
         }
         if let Some(what) = special_name(&name) {
             return Err(ParseError::unsupported(pos, what, &format!("`{name}`")));
         }
         self.at += 1;
-        let mut args = Vec::new();
-        if self.eat(&Tok::LParen) && !self.eat(&Tok::RParen) {
-            loop {
-                if args.len() == MAX_ARGS {
-                    return Err(self.error(format!(
-                        "more than {MAX_ARGS} arguments: split `{name}` into several predicates"
-                    )));
-                }
-                args.push(self.term()?);
-                if self.eat(&Tok::Comma) {
-                    continue;
-                }
-                if self.eat(&Tok::RParen) {
-                    break;
-                }
-                return Err(self.error(format!("expected , or ) in the arguments of `{name}`")));
-            }
-        }
+        let args = if self.eat(&Tok::LParen) {
+            self.arguments(&name, "predicates")?
+        } else {
+            Vec::new()
+        };
         Ok(Atom { name, args, pos })
+    }
+
+    /// The arguments after `name(`, to the closing bracket (`kind`: what to split
+    /// into when there are too many).
+    fn arguments(&mut self, name: &str, kind: &str) -> Result<Vec<Term>, ParseError> {
+        let mut args = Vec::new();
+        if self.eat(&Tok::RParen) {
+            return Ok(args);
+        }
+        loop {
+            if args.len() == MAX_ARGS {
+                return Err(self.error(format!(
+                    "more than {MAX_ARGS} arguments: split `{name}` into several {kind}"
+                )));
+            }
+            args.push(self.term()?);
+            if self.eat(&Tok::Comma) {
+                continue;
+            }
+            if self.eat(&Tok::RParen) {
+                return Ok(args);
+            }
+            return Err(self.error(format!("expected , or ) in the arguments of `{name}`")));
+        }
     }
 
     fn term(&mut self) -> Result<Term, ParseError> {
@@ -803,13 +1064,18 @@ impl Parser {
             Some(Tok::Ident(c)) => {
                 self.at += 1;
                 if self.peek() == Some(&Tok::LParen) {
-                    return Err(ParseError::unsupported(
-                        pos,
-                        COMPOUNDS,
-                        &format!("`{c}(…)`"),
-                    ));
+                    return self.compound(c, pos);
                 }
                 Ok(Term::Const(c))
+            }
+            Some(Tok::Str(c)) => {
+                self.at += 1;
+                Ok(Term::Const(c))
+            }
+            // A keyword where only a constant can stand is that constant: gate(or, 2).
+            Some(Tok::Upper(w)) if matches!(self.peek2(), Some(Tok::Comma | Tok::RParen)) => {
+                self.at += 1;
+                Ok(Term::Const(w.to_ascii_lowercase()))
             }
             Some(Tok::Var(v)) => {
                 self.at += 1;
@@ -832,8 +1098,28 @@ impl Parser {
                 Ok(Term::Number(number(&n, true)))
             }
             Some(Tok::Upper(w)) => Err(self.error(upper_message(&w))),
-            _ => Err(self.error("an argument is a lowercase constant, a number, a $variable or _")),
+            _ => Err(self.error(
+                "an argument is a constant, a 'string', a number, a $variable, _ or a term name(args)",
+            )),
         }
+    }
+
+    /// The arguments of a nested term `name(…)`, the name read.
+    fn compound(&mut self, name: String, pos: Pos) -> Result<Term, ParseError> {
+        self.term_nesting += 1;
+        if self.term_nesting > MAX_TERM_NESTING {
+            return Err(ParseError::new(
+                pos,
+                format!("terms nested more than {MAX_TERM_NESTING} deep: flatten them into facts"),
+            ));
+        }
+        self.at += 1;
+        let args = self.arguments(&name, "terms")?;
+        self.term_nesting -= 1;
+        if args.is_empty() {
+            return Ok(Term::Const(name));
+        }
+        Ok(Term::Compound(name, args))
     }
 
     fn expr(&mut self) -> Result<Expr, ParseError> {
@@ -934,14 +1220,19 @@ impl Parser {
     }
 }
 
+/// Whether a term holds `_`.
+fn wildcard_in(t: &Term) -> bool {
+    match t {
+        Term::Wildcard => true,
+        Term::Compound(_, args) => args.iter().any(wildcard_in),
+        _ => false,
+    }
+}
+
 fn upper_message(word: &str) -> String {
-    let lower = word.to_ascii_lowercase();
     match word {
         "OR" => "OR is not supported (disjunction): write several rules with the same head".into(),
-        "IF" | "AND" | "NOT" => format!("{word} cannot stand here"),
-        _ => format!(
-            "`{word}` starts with a capital: constants are lowercase ({lower}) and variables start with $ (${lower})"
-        ),
+        _ => format!("{word} cannot stand here"),
     }
 }
 

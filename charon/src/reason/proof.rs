@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ast::{Atom, Comparison, Literal, Program, Term};
+use super::ast::{Atom, Comparison, Literal, Program, write_const};
 use super::lower::clause_vars;
 use crate::term::PlTerm;
 
@@ -41,6 +41,10 @@ pub struct ProofNode {
     /// The line of the fact or rule used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// The identifier of the rule used, when the knowledge names it
+    /// (`# rule: R-12`): the audit trail of which rule decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_id: Option<String>,
     /// The proofs of a rule's (or a query's) goals, in body order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<ProofNode>,
@@ -58,10 +62,38 @@ pub struct Solution {
     pub proofs: Vec<ProofNode>,
 }
 
+/// A value from the engine as Euclid-IR text: constants bare or quoted as they
+/// need, nested terms with their arguments.
+fn text(term: &PlTerm) -> String {
+    let mut out = String::new();
+    match term {
+        PlTerm::Atom(a) | PlTerm::Str(a) => write_const(&mut out, a),
+        // The engine does not tell the constant '[]' from the empty list.
+        PlTerm::List(items) if items.is_empty() => out.push_str("\"[]\""),
+        PlTerm::Compound(f, args) => {
+            write_const(&mut out, f);
+            out.push('(');
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&text(a));
+            }
+            out.push(')');
+        }
+        other => out.push_str(&value(other).1),
+    }
+    out
+}
+
 /// A value from the engine, as JSON and as Euclid-IR text.
 fn value(term: &PlTerm) -> (Value, String) {
     match term {
-        PlTerm::Atom(a) => (Value::String(a.clone()), a.clone()),
+        PlTerm::Atom(a) => (Value::String(a.clone()), text(term)),
+        PlTerm::Compound(..) => {
+            let t = text(term);
+            (Value::String(t.clone()), t)
+        }
         PlTerm::Int(d) => (crate::json::integer(d), d.clone()),
         PlTerm::Float(f) => {
             let text = super::float_text(*f);
@@ -82,6 +114,9 @@ enum Key {
     /// The value as a float, the integer's decimal text if it is one, the text.
     Number(f64, Option<String>, String),
     Atom(String),
+    /// A nested term, by its text: after every constant, so `'f(a)'` and `f(a)`
+    /// stay two values.
+    Compound(String),
     Unbound,
 }
 
@@ -108,9 +143,11 @@ impl Ord for Key {
             (Number(a, _, ta), Number(b, _, tb)) => a.total_cmp(b).then_with(|| ta.cmp(tb)),
             (Number(..), _) => Ordering::Less,
             (_, Number(..)) => Ordering::Greater,
-            (Atom(a), Atom(b)) => a.cmp(b),
-            (Atom(_), Unbound) => Ordering::Less,
-            (Unbound, Atom(_)) => Ordering::Greater,
+            (Atom(a), Atom(b)) | (Compound(a), Compound(b)) => a.cmp(b),
+            (Atom(_), _) => Ordering::Less,
+            (_, Atom(_)) => Ordering::Greater,
+            (Compound(_), Unbound) => Ordering::Less,
+            (Unbound, Compound(_)) => Ordering::Greater,
             (Unbound, Unbound) => Ordering::Equal,
         }
     }
@@ -131,6 +168,7 @@ fn key(term: &PlTerm) -> Key {
         ),
         PlTerm::Float(f) => Key::Number(*f, None, super::float_text(*f)),
         PlTerm::Var(_) => Key::Unbound,
+        PlTerm::Compound(..) => Key::Compound(term.to_string()),
         other => Key::Atom(match other {
             PlTerm::Atom(a) => a.clone(),
             o => o.to_string(),
@@ -168,6 +206,7 @@ impl Renderer<'_> {
                     kind: ProofKind::Fact,
                     goal: self.program.clauses[clause].head.to_string(),
                     line: (clause < self.base).then(|| self.program.clauses[clause].pos.line),
+                    rule_id: None,
                     children: Vec::new(),
                 })
             }
@@ -187,6 +226,7 @@ impl Renderer<'_> {
                     kind: ProofKind::Rule,
                     goal: atom_text(&clause.head, &env),
                     line: (index < self.base).then_some(clause.pos.line),
+                    rule_id: clause.id.clone(),
                     children,
                 })
             }
@@ -220,19 +260,21 @@ impl Renderer<'_> {
         let mut bound: BTreeSet<&str> = head
             .into_iter()
             .flat_map(|h| &h.args)
-            .filter_map(|t| match t {
-                Term::Var(v) => Some(v.as_str()),
-                _ => None,
+            .flat_map(|t| {
+                let mut vs = Vec::new();
+                t.vars(&mut vs);
+                vs
             })
             .collect();
         let mut nodes = Vec::with_capacity(body.len());
+        let mut bound_now: Vec<&str> = Vec::new();
         for lit in body {
             nodes.push(match lit {
                 Literal::Pos(a) => {
-                    bound.extend(a.args.iter().filter_map(|t| match t {
-                        Term::Var(v) => Some(v.as_str()),
-                        _ => None,
-                    }));
+                    for t in &a.args {
+                        t.vars(&mut bound_now);
+                    }
+                    bound.extend(bound_now.drain(..));
                     self.node(proofs.next().ok_or(SHAPE)?)?
                 }
                 Literal::Not(a) => {
@@ -245,6 +287,7 @@ impl Renderer<'_> {
                         kind: ProofKind::Negation,
                         goal: format!("NOT {}", atom_text(a, &known)),
                         line: None,
+                        rule_id: None,
                         children: Vec::new(),
                     }
                 }
@@ -258,6 +301,7 @@ impl Renderer<'_> {
                         kind: ProofKind::Comparison,
                         goal: comparison_text(c, env),
                         line: None,
+                        rule_id: None,
                         children: Vec::new(),
                     }
                 }
@@ -283,35 +327,98 @@ fn comparison_text(c: &Comparison, env: &BTreeMap<&str, String>) -> String {
 }
 
 fn atom_text(a: &Atom, env: &BTreeMap<&str, String>) -> String {
-    let mut s = a.name.clone();
+    let mut s = String::new();
+    write_const(&mut s, &a.name);
     if !a.args.is_empty() {
         s.push('(');
         for (i, t) in a.args.iter().enumerate() {
             if i > 0 {
                 s.push_str(", ");
             }
-            match t {
-                Term::Var(v) => s.push_str(&lookup(env, v)),
-                other => s.push_str(&other.to_string()),
-            }
+            t.write(&mut s, &|v| lookup(env, v));
         }
         s.push(')');
     }
     s
 }
 
+/// How much of an answer may be rendered: proof nodes in all, and bytes of JSON
+/// (estimated from above while rendering).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bounds {
+    pub max_solutions: usize,
+    pub max_proofs: usize,
+    pub max_nodes: usize,
+    pub max_bytes: usize,
+}
+
+/// Why rendering stopped.
+#[derive(Debug)]
+pub(crate) enum RenderError {
+    /// The answer's shape is not what the lowering writes.
+    Shape(String),
+    /// The proofs of the solutions returned hold more nodes than allowed.
+    Nodes(usize),
+    /// The answer would be larger than allowed, in bytes.
+    Bytes(usize),
+    /// The proofs rendered to choose the ones returned hold more nodes than allowed.
+    Rendered(usize),
+}
+
+impl From<String> for RenderError {
+    fn from(m: String) -> Self {
+        RenderError::Shape(m)
+    }
+}
+
+impl From<&str> for RenderError {
+    fn from(m: &str) -> Self {
+        RenderError::Shape(m.into())
+    }
+}
+
+/// Nodes of a tree, and an upper bound of its JSON size.
+fn weigh(node: &ProofNode, nodes: &mut usize, bytes: &mut usize) {
+    *nodes += 1;
+    // `{"kind":"comparison","goal":"…","line":N,"rule_id":"…","children":[…]},`
+    // with every goal character escaped at most six bytes wide.
+    let escaped = |t: &str| {
+        t.len()
+            + 5 * t
+                .bytes()
+                .filter(|b| *b < 0x20 || *b == b'"' || *b == b'\\')
+                .count()
+    };
+    *bytes += 80 + escaped(&node.goal) + node.rule_id.as_deref().map_or(0, |r| 12 + escaped(r));
+    for c in &node.children {
+        weigh(c, nodes, bytes);
+    }
+}
+
+/// How many times `max_nodes` the proofs rendered to pick the returned ones may
+/// hold (every proof of a returned solution is rendered to sort them).
+const RENDER_FACTOR: usize = 10;
+
 /// Solutions of a query from the engine's list of `s(v(Values…), c(Proofs…))`:
-/// merged by bindings, sorted; at most `max_proofs` proofs each.
+/// merged by bindings and sorted, the first `max_solutions` of them rendered (at
+/// most `max_proofs` proofs each), and how many there are in all. Only the
+/// solutions returned are rendered; the proofs returned may hold at most
+/// `max_nodes` nodes and `max_bytes` bytes of JSON together, and the proofs
+/// rendered to sort them at most `RENDER_FACTOR` times as many nodes.
 pub(crate) fn solutions(
     renderer: &Renderer<'_>,
     query_body: &[Literal],
     variables: &[String],
     answers: &[PlTerm],
-    max_proofs: usize,
-) -> Result<Vec<Solution>, String> {
-    // Bindings (by sort key) → their values, and their proofs by canonical text.
-    type Proofs<'t> = (Vec<&'t PlTerm>, BTreeMap<String, ProofNode>);
-    let mut merged: BTreeMap<Vec<Key>, Proofs> = BTreeMap::new();
+    bounds: Bounds,
+) -> Result<(Vec<Solution>, usize), RenderError> {
+    // Bindings (by sort key) → their values and their distinct proof terms.
+    struct Group<'t> {
+        values: Vec<&'t PlTerm>,
+        proofs: Vec<&'t PlTerm>,
+        seen: BTreeSet<String>,
+    }
+    let mut merged: BTreeMap<Vec<Key>, Group> = BTreeMap::new();
     for answer in answers {
         let PlTerm::Compound(s, parts) = answer else {
             return Err(SHAPE.into());
@@ -320,50 +427,82 @@ pub(crate) fn solutions(
             return Err(SHAPE.into());
         }
         let values = items(&parts[0]).ok_or(SHAPE)?;
-        let proofs = items(&parts[1]).ok_or(SHAPE)?;
         if values.len() != variables.len() {
             return Err(SHAPE.into());
         }
+        let group = merged
+            .entry(values.iter().map(key).collect())
+            .or_insert_with(|| Group {
+                values: values.iter().collect(),
+                proofs: Vec::new(),
+                seen: BTreeSet::new(),
+            });
+        if group.seen.insert(parts[1].to_string()) {
+            group.proofs.push(&parts[1]);
+        }
+    }
+    let total = merged.len();
+    let render_limit = bounds.max_nodes.saturating_mul(RENDER_FACTOR);
+    let (mut rendered, mut nodes, mut bytes) = (0, 0, 0);
+    let mut out = Vec::with_capacity(total.min(bounds.max_solutions));
+    for group in merged.into_values().take(bounds.max_solutions) {
         let env: BTreeMap<&str, String> = variables
             .iter()
             .map(String::as_str)
-            .zip(values.iter().map(|t| value(t).1))
+            .zip(group.values.iter().map(|t| value(t).1))
             .collect();
-        let proof = match query_body {
-            [Literal::Pos(_)] => renderer.node(proofs.first().ok_or(SHAPE)?)?,
-            _ => ProofNode {
-                kind: ProofKind::Query,
-                goal: query_body
-                    .iter()
-                    .map(|l| match l {
-                        Literal::Pos(a) => atom_text(a, &env),
-                        Literal::Not(a) => format!("NOT {}", atom_text(a, &env)),
-                        Literal::Compare(c) => comparison_text(c, &env),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" AND "),
-                line: None,
-                children: renderer.body(None, query_body, &env, proofs)?,
-            },
-        };
-        let sort_text = serde_json::to_string(&proof).map_err(|e| e.to_string())?;
-        let entry = merged
-            .entry(values.iter().map(key).collect())
-            .or_insert_with(|| (values.iter().collect(), BTreeMap::new()));
-        entry.1.insert(sort_text, proof);
-    }
-    Ok(merged
-        .into_values()
-        .map(|(values, proofs)| Solution {
+        // Proofs by their canonical text: sorted, and the same proof once.
+        let mut proofs: BTreeMap<String, ProofNode> = BTreeMap::new();
+        for term in group.proofs {
+            let proof_items = items(term).ok_or(SHAPE)?;
+            let proof = match query_body {
+                [Literal::Pos(_)] => renderer.node(proof_items.first().ok_or(SHAPE)?)?,
+                _ => ProofNode {
+                    kind: ProofKind::Query,
+                    goal: query_body
+                        .iter()
+                        .map(|l| match l {
+                            Literal::Pos(a) => atom_text(a, &env),
+                            Literal::Not(a) => format!("NOT {}", atom_text(a, &env)),
+                            Literal::Compare(c) => comparison_text(c, &env),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" AND "),
+                    line: None,
+                    rule_id: None,
+                    children: renderer.body(None, query_body, &env, proof_items)?,
+                },
+            };
+            let mut unused = 0;
+            weigh(&proof, &mut rendered, &mut unused);
+            if rendered > render_limit {
+                return Err(RenderError::Rendered(render_limit));
+            }
+            let sort_text = serde_json::to_string(&proof).map_err(|e| e.to_string())?;
+            proofs.insert(sort_text, proof);
+        }
+        let proof_count = proofs.len();
+        let kept: Vec<ProofNode> = proofs.into_values().take(bounds.max_proofs).collect();
+        for proof in &kept {
+            weigh(proof, &mut nodes, &mut bytes);
+        }
+        if nodes > bounds.max_nodes {
+            return Err(RenderError::Nodes(bounds.max_nodes));
+        }
+        if bytes > bounds.max_bytes {
+            return Err(RenderError::Bytes(bounds.max_bytes));
+        }
+        out.push(Solution {
             bindings: variables
                 .iter()
-                .zip(values)
+                .zip(group.values)
                 .map(|(name, t)| (name.clone(), value(t).0))
                 .collect(),
-            proof_count: proofs.len(),
-            proofs: proofs.into_values().take(max_proofs).collect(),
-        })
-        .collect())
+            proof_count,
+            proofs: kept,
+        });
+    }
+    Ok((out, total))
 }
 
 /// The query's named variables in order of first appearance.

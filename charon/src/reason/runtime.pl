@@ -66,6 +66,18 @@
     ;   throw(error(type_error(evaluable, X/0), euclid))
     ).
 
+% '$e_same'(+X, +Y): X and Y are the same value, numbers by value (1 == 1.0),
+% anything else as written; '$e_differ'(+X, +Y): they are not. Both sides must
+% have values, as for arithmetic.
+'$e_same'(X, Y) :-
+    '$e_bound'(X), '$e_bound'(Y),
+    (   number(X), number(Y) -> X =:= Y ; X == Y ).
+'$e_differ'(X, Y) :-
+    \+ '$e_same'(X, Y).
+
+'$e_bound'(X) :-
+    (   ground(X) -> true ; throw(error(instantiation_error, euclid)) ).
+
 % '$e_deeper'(+Depth, -Next): one more rule application, if the bound allows it.
 '$e_deeper'(D, E) :-
     (   D > 0
@@ -169,6 +181,8 @@
 '$e_body'((A, B), P) :- !, '$e_body'(A, P), '$e_body'(B, P).
 '$e_body'(\+ G, P) :- !, nonvar(G), '$e_own'(G, P).
 '$e_body'('$e_num'(X), _) :- !, var(X).
+'$e_body'('$e_same'(_, _), _) :- !.
+'$e_body'('$e_differ'(_, _), _) :- !.
 '$e_body'(G, _) :- '$e_comparison'(G), !.
 '$e_body'(G, P) :- '$e_own'(G, P).
 

@@ -11,7 +11,7 @@ fn failure() -> Value {
         "properties": {
             "kind": {"type": "string", "enum": [
                 "parse_error", "unsupported", "too_large", "invalid_query", "invalid_knowledge",
-                "invalid_request", "inference_limit", "too_many_answers", "time_limit", "memory_limit",
+                "invalid_request", "inference_limit", "too_many_answers", "answer_too_large", "time_limit", "memory_limit",
                 "arithmetic", "overloaded", "engine"
             ]},
             "message": {"type": "string"},
@@ -44,6 +44,7 @@ fn proof_node(proof_ref: &str) -> Value {
             "kind": {"type": "string", "enum": ["fact", "rule", "negation", "comparison", "query", "builtin"]},
             "goal": {"type": "string", "description": "The goal proved, with its values, in Euclid-IR."},
             "line": {"type": "integer", "minimum": 1, "description": "Line of the fact or rule used."},
+            "rule_id": {"type": "string", "description": "The identifier the knowledge gives the rule used (`# rule: R-12`)."},
             "children": {"type": "array", "items": {"$ref": proof_ref}}
         },
         "additionalProperties": false
@@ -173,6 +174,7 @@ pub(crate) fn failed_goal_node(self_ref: &str, proof_ref: &str) -> Value {
                 "properties": {
                     "rule": {"type": "string"},
                     "line": {"type": "integer", "minimum": 0},
+                    "rule_id": {"type": "string"},
                     "failed_at": {"type": "integer", "minimum": 1},
                     "failed_goal": {"type": "string"},
                     "reached": {"type": "integer", "minimum": 0},

@@ -1,7 +1,7 @@
 //! Substitutions over the syntax tree, for the tools that take the search apart
 //! (`diagnose`): renaming a rule's variables apart, unifying a goal with a rule's
-//! head, applying what a search step bound. Euclid-IR terms are flat (constants,
-//! numbers, variables), so unification is a union of variables with values.
+//! head, applying what a search step bound. Terms are constants, numbers,
+//! variables and nested terms, unified structurally.
 
 use std::collections::BTreeMap;
 
@@ -31,17 +31,47 @@ fn unify_term(a: &Term, b: &Term, s: &mut Subst) -> bool {
     match (&a, &b) {
         (Term::Wildcard, _) | (_, Term::Wildcard) => true,
         (Term::Var(x), Term::Var(y)) if x == y => true,
+        // The occurs check: a variable is never bound to a term holding it (the
+        // substitution would be cyclic, and resolving it would never end).
         (Term::Var(x), _) => {
+            if occurs(x, &b, s) {
+                return false;
+            }
             s.insert(x.clone(), b);
             true
         }
         (_, Term::Var(y)) => {
+            if occurs(y, &a, s) {
+                return false;
+            }
             s.insert(y.clone(), a);
             true
         }
         (Term::Const(x), Term::Const(y)) => x == y,
         (Term::Number(x), Term::Number(y)) => same_number(x, y),
+        (Term::Compound(f, xs), Term::Compound(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| unify_term(x, y, s))
+        }
         _ => false,
+    }
+}
+
+/// Whether the variable `v` occurs in `t` under `s`.
+fn occurs(v: &str, t: &Term, s: &Subst) -> bool {
+    match resolve(t, s) {
+        Term::Var(w) => w == v,
+        Term::Compound(_, args) => args.iter().any(|a| occurs(v, a, s)),
+        _ => false,
+    }
+}
+
+/// `t` with every bound variable replaced, inside nested terms too.
+pub(crate) fn resolve_deep(t: &Term, s: &Subst) -> Term {
+    match resolve(t, s) {
+        Term::Compound(f, args) => {
+            Term::Compound(f, args.iter().map(|a| resolve_deep(a, s)).collect())
+        }
+        other => other,
     }
 }
 
@@ -76,7 +106,7 @@ pub(crate) fn unify_atoms(goal: &Atom, head: &Atom, s: &Subst) -> Option<Subst> 
 pub(crate) fn apply_atom(a: &Atom, s: &Subst) -> Atom {
     Atom {
         name: a.name.clone(),
-        args: a.args.iter().map(|t| resolve(t, s)).collect(),
+        args: a.args.iter().map(|t| resolve_deep(t, s)).collect(),
         pos: a.pos,
     }
 }
@@ -90,7 +120,9 @@ fn apply_expr(e: &Expr, s: &Subst) -> Expr {
             // the engine refuses the same way (see `eval`).
             Term::Const(c) => Expr::Var(format!("\u{0}{c}")),
             Term::Wildcard => Expr::Var(v.clone()),
+            compound @ Term::Compound(..) => Expr::Value(resolve_deep(&compound, s)),
         },
+        Expr::Value(t) => Expr::Value(resolve_deep(t, s)),
         Expr::Number(n) => Expr::Number(n.clone()),
         Expr::Neg(inner) => Expr::Neg(Box::new(apply_expr(inner, s))),
         Expr::Binary(l, op, r) => {
@@ -117,15 +149,18 @@ pub(crate) fn apply(lit: &Literal, s: &Subst) -> Literal {
 pub(crate) fn rename_atom(a: &Atom, n: usize) -> Atom {
     Atom {
         name: a.name.clone(),
-        args: a
-            .args
-            .iter()
-            .map(|t| match t {
-                Term::Var(v) => Term::Var(format!("{v}#{n}")),
-                other => other.clone(),
-            })
-            .collect(),
+        args: a.args.iter().map(|t| rename_term(t, n)).collect(),
         pos: a.pos,
+    }
+}
+
+fn rename_term(t: &Term, n: usize) -> Term {
+    match t {
+        Term::Var(v) => Term::Var(format!("{v}#{n}")),
+        Term::Compound(f, args) => {
+            Term::Compound(f.clone(), args.iter().map(|a| rename_term(a, n)).collect())
+        }
+        other => other.clone(),
     }
 }
 
@@ -133,6 +168,7 @@ fn rename_expr(e: &Expr, n: usize) -> Expr {
     match e {
         Expr::Var(v) => Expr::Var(format!("{v}#{n}")),
         Expr::Number(x) => Expr::Number(x.clone()),
+        Expr::Value(t) => Expr::Value(rename_term(t, n)),
         Expr::Neg(inner) => Expr::Neg(Box::new(rename_expr(inner, n))),
         Expr::Binary(l, op, r) => Expr::Binary(
             Box::new(rename_expr(l, n)),
@@ -160,8 +196,22 @@ pub(crate) fn show(text: impl std::fmt::Display) -> String {
     let text = text.to_string();
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
+    let mut quoted = false;
     while let Some(c) = chars.next() {
-        if c == '$' && chars.peek() == Some(&'\u{0}') {
+        // Inside a quoted constant every character is the constant's own.
+        if quoted {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c == '"' {
+            quoted = true;
+            out.push(c);
+        } else if c == '$' && chars.peek() == Some(&'\u{0}') {
             // A constant standing where a number goes (see `apply_expr`).
             chars.next();
         } else if c == '#' && chars.peek().is_some_and(char::is_ascii_digit) {
@@ -188,9 +238,25 @@ pub(crate) fn term_of(value: &Value) -> Option<Term> {
 
 /// Whether the atom has no variables (wildcards count as variables).
 pub(crate) fn ground(a: &Atom) -> bool {
-    a.args
-        .iter()
-        .all(|t| matches!(t, Term::Const(_) | Term::Number(_)))
+    a.args.iter().all(Term::is_ground)
+}
+
+/// Whether two sides of `==` hold the same value (numbers by value), once both
+/// have one; none while a side has no value yet.
+pub(crate) fn same_value(l: &Expr, r: &Expr) -> Option<bool> {
+    let value = |e: &Expr| -> Option<Result<Num, Term>> {
+        match e {
+            Expr::Value(t) if t.is_ground() => Some(Err(t.clone())),
+            Expr::Var(v) if v.starts_with('\u{0}') => Some(Err(Term::Const(v[1..].to_string()))),
+            Expr::Var(_) | Expr::Value(_) => None,
+            other => eval(other).map(Ok),
+        }
+    };
+    Some(match (value(l)?, value(r)?) {
+        (Ok(a), Ok(b)) => a.float() == b.float(),
+        (Err(a), Err(b)) => a == b,
+        _ => false,
+    })
 }
 
 /// A number value of an expression whose variables are all bound, as the engine
@@ -199,7 +265,7 @@ pub(crate) fn ground(a: &Atom) -> bool {
 pub(crate) fn eval(e: &Expr) -> Option<Num> {
     match e {
         Expr::Number(n) => Num::parse(n),
-        Expr::Var(_) => None,
+        Expr::Var(_) | Expr::Value(_) => None,
         Expr::Neg(inner) => eval(inner).map(|v| match v {
             Num::Int(i) => i.checked_neg().map_or(Num::Float(-(i as f64)), Num::Int),
             Num::Float(f) => Num::Float(-f),

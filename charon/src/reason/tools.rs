@@ -80,7 +80,7 @@ pub const TOOLS: [ToolSpec; 4] = [
         name: "check_kb",
         path: "/check-kb",
         summary: "Check Euclid-IR knowledge without running it",
-        description: "Check Euclid-IR knowledge without running it: syntax (with line and column), undefined predicates, arity mismatches, recursion through negation, duplicate facts and rules, unsafe and singleton variables.",
+        description: "Check Euclid-IR knowledge without running it: syntax (with line and column), undefined predicates, arity mismatches, recursion through negation, recursion without a base case, duplicate facts and rules, unsafe and singleton variables.",
         input: schema::check_kb_input_schema,
         output: schema::check_kb_output_schema,
         output_in_document: schema::check_kb_output_schema,
@@ -123,37 +123,81 @@ impl ToolArgs<'_> {
     }
 }
 
+/// A tool's result, shaped off the async executor: as JSON, and as the exact text
+/// a surface sends.
+pub(crate) struct ToolOutput {
+    /// The result (`ok: false` included).
+    pub value: Value,
+    /// `value` written exactly (integers of any size as numbers).
+    pub text: String,
+}
+
 impl Reasoner {
-    /// Calls the reasoning tool `name`: its result as JSON (`ok: false` included),
-    /// or `Err` when the arguments are not the tool's input (or no tool has the name).
+    /// Calls the reasoning tool `name`: its result (`ok: false` included), or `Err`
+    /// when the arguments are not the tool's input (or no tool has the name). The
+    /// result is converted and written on a blocking thread, and one past
+    /// `max_answer_bytes` becomes `ok: false` with kind `answer_too_large`.
     pub(crate) async fn call_tool(
         self: &Arc<Self>,
         name: &str,
         args: ToolArgs<'_>,
         arrived: Instant,
-    ) -> Result<Value, String> {
+    ) -> Result<ToolOutput, String> {
         let bad = |e: serde_json::Error| format!("{name}: {e}");
-        let value = match name {
+        let shaped = match name {
             "reason" => {
                 let request: ReasonRequest = args.parse().map_err(bad)?;
-                serde_json::to_value(self.reason_async(&request, arrived).await)
+                self.shape(self.reason_async(&request, arrived).await).await
             }
             "diagnose" => {
                 let request: DiagnoseRequest = args.parse().map_err(bad)?;
-                serde_json::to_value(self.diagnose_async(request).await)
+                self.shape(self.diagnose_async(request).await).await
             }
             "what_if" => {
                 let request: WhatIfRequest = args.parse().map_err(bad)?;
-                serde_json::to_value(self.what_if_async(request).await)
+                self.shape(self.what_if_async(request).await).await
             }
             "check_kb" => {
                 let request: CheckKbRequest = args.parse().map_err(bad)?;
-                serde_json::to_value(self.check_kb_async(request.knowledge).await)
+                self.shape(self.check_kb_async(request.knowledge).await)
+                    .await
             }
             other => return Err(format!("no reasoning tool is named `{other}`")),
         };
-        Ok(value.unwrap_or_else(
-            |e| json!({"ok": false, "error": {"kind": "engine", "message": e.to_string()}}),
-        ))
+        Ok(shaped)
+    }
+
+    /// `result` as JSON and as text, within the answer's byte limit.
+    async fn shape<R: serde::Serialize + Send + 'static>(&self, result: R) -> ToolOutput {
+        let max = self.config.max_answer_bytes;
+        let work = move || {
+            let failed = |f: super::Failure| {
+                let value = serde_json::to_value(f.result()).unwrap_or_default();
+                let text = crate::json::to_string(&value).unwrap_or_default();
+                ToolOutput { value, text }
+            };
+            let value = match serde_json::to_value(&result) {
+                Ok(v) => v,
+                Err(e) => {
+                    return failed(super::Failure::new(
+                        super::FailureKind::Engine,
+                        e.to_string(),
+                    ));
+                }
+            };
+            match crate::json::to_string(&value) {
+                Ok(text) if text.len() <= max => ToolOutput { value, text },
+                Ok(_) => failed(super::answer_too_large(&format!("{max} bytes"))),
+                Err(e) => failed(super::Failure::new(
+                    super::FailureKind::Engine,
+                    e.to_string(),
+                )),
+            }
+        };
+        super::off_thread(work).await.unwrap_or_else(|why| {
+            let value = json!({"ok": false, "error": {"kind": "engine", "message": why}});
+            let text = value.to_string();
+            ToolOutput { value, text }
+        })
     }
 }

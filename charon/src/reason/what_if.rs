@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ast::{Clause, Pos, Term};
+use super::ast::{Clause, Literal, Pos};
 use super::{Answers, Failed, Failure, FailureKind, Limits, ReasonResult, Reasoner, count};
 
 /// A request for [`Reasoner::what_if`].
@@ -168,7 +168,7 @@ fn modifications(text: &str) -> Result<Vec<(ChangeAction, Clause)>, Failure> {
             }
         };
         let rest = &trimmed[1..];
-        let program = super::parse_text(rest).map_err(|e| {
+        let to_failure = |e: super::ParseError| {
             let column = if e.pos.line == 1 {
                 indent + 1 + e.pos.column
             } else {
@@ -178,40 +178,64 @@ fn modifications(text: &str) -> Result<Vec<(ChangeAction, Clause)>, Failure> {
             f.line = Some(line);
             f.column = Some(column);
             f
-        })?;
-        let [clause] = &program.clauses[..] else {
-            return Err(fail(
-                indent + 1,
-                format!("line {line} must hold exactly one fact after its + or -"),
-            ));
         };
-        if !clause.is_fact() || !program.queries.is_empty() {
-            return Err(fail(
-                indent + 1,
-                format!(
-                    "line {line}: only facts can be added or removed, not rules or queries; to try a rule, send the knowledge with it to reason"
-                ),
-            ));
-        }
-        if let Some(t) = clause
-            .head
-            .args
-            .iter()
-            .find(|t| matches!(t, Term::Var(_) | Term::Wildcard))
-        {
-            return Err(fail(
-                indent + 1,
-                format!(
-                    "line {line}: a fact added or removed must be ground, and `{t}` is not a value"
-                ),
-            ));
-        }
-        let mut clause = clause.clone();
-        clause.pos = Pos {
-            line,
-            column: indent + 1,
+        // Several facts on one line: `+ a(1) AND b(2)`.
+        let facts: Vec<Clause> = match super::parse_text(rest) {
+            Ok(program) => {
+                let [clause] = &program.clauses[..] else {
+                    return Err(fail(
+                        indent + 1,
+                        format!(
+                            "line {line} must hold a fact (or facts joined by AND) after its + or -"
+                        ),
+                    ));
+                };
+                if !clause.is_fact() || !program.queries.is_empty() {
+                    return Err(fail(
+                        indent + 1,
+                        format!(
+                            "line {line}: only facts can be added or removed, not rules or queries; to try a rule, send the knowledge with it to reason"
+                        ),
+                    ));
+                }
+                vec![clause.clone()]
+            }
+            Err(e) => match super::parse_query(rest) {
+                Ok(q)
+                    if q.body.len() > 1 && q.body.iter().all(|l| matches!(l, Literal::Pos(_))) =>
+                {
+                    q.body
+                        .into_iter()
+                        .filter_map(|l| match l {
+                            Literal::Pos(head) => Some(Clause {
+                                head,
+                                body: Vec::new(),
+                                pos: Pos::default(),
+                                id: None,
+                            }),
+                            _ => None,
+                        })
+                        .collect()
+                }
+                _ => return Err(to_failure(e)),
+            },
         };
-        out.push((action, clause));
+        for clause in facts {
+            if let Some(t) = clause.head.args.iter().find(|t| !t.is_ground()) {
+                return Err(fail(
+                    indent + 1,
+                    format!(
+                        "line {line}: a fact added or removed must be ground, and `{t}` is not a value"
+                    ),
+                ));
+            }
+            let mut clause = clause;
+            clause.pos = Pos {
+                line,
+                column: indent + 1,
+            };
+            out.push((action, clause));
+        }
     }
     if out.is_empty() {
         return Err(Failure::new(

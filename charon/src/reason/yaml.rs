@@ -15,10 +15,16 @@ use super::parse::{ParseError, clause_limits, parse_head_at, parse_item_at, pars
 pub fn looks_like_yaml(text: &str) -> bool {
     text.lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .find(|l| {
+            !l.is_empty()
+                && !l.starts_with(['#', '%'])
+                && !l.starts_with("//")
+                && !l.to_ascii_lowercase().starts_with("@version")
+        })
         .is_some_and(|l| {
+            let l = l.to_ascii_lowercase();
             l == "---"
-                || ["version:", "facts:", "rules:", "queries:"]
+                || ["version:", "facts:", "rules:", "queries:", "query:"]
                     .iter()
                     .any(|k| l.starts_with(k))
         })
@@ -116,6 +122,44 @@ impl MarkedEventReceiver for Builder<'_> {
 
 /// Parses knowledge in the YAML form.
 pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
+    // An `@version` line before the document (the text form's directive) is read
+    // as the version, and blanked so that line numbers stay.
+    let mut directive_version = None;
+    let mut lines: Vec<&str> = src.lines().collect();
+    for (i, line) in lines.iter_mut().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let mut words = t.split_whitespace();
+        if words
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("@version"))
+        {
+            let version = words.next().filter(|v| {
+                v.split('.')
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+            });
+            let (Some(v), None) = (version, words.next()) else {
+                return Err(ParseError::new(
+                    Pos {
+                        line: i + 1,
+                        column: 1,
+                    },
+                    "the directive is @version followed by a version number, e.g. @version 1.0",
+                ));
+            };
+            directive_version = Some(v.to_string());
+            *line = "";
+        }
+        break;
+    }
+    let blanked = lines.join("\n");
+    let src = if directive_version.is_some() {
+        blanked.as_str()
+    } else {
+        src
+    };
     let mut builder = Builder {
         lines: src.lines().collect(),
         stack: Vec::new(),
@@ -133,7 +177,10 @@ pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
     if let Some(e) = builder.error {
         return Err(e);
     }
-    let mut program = Program::default();
+    let mut program = Program {
+        version: directive_version,
+        ..Program::default()
+    };
     if let Some(second) = builder.done.get(1) {
         return Err(ParseError::new(
             second.pos(),
@@ -149,25 +196,58 @@ pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
             "the YAML form is a mapping with the keys version, facts, rules and queries",
         ));
     };
+    let mut seen: Vec<String> = Vec::new();
     for (key, value) in entries {
         let Node::Scalar(name, kpos) = key else {
             return Err(ParseError::new(
                 key.pos(),
-                "keys are version, facts, rules and queries",
+                "keys are version, facts, rules, queries and query",
             ));
         };
+        // Keys are read in any case, as the reference reads them; a key given twice
+        // is refused (YAML readers differ on which one wins).
+        let name = name.to_ascii_lowercase();
+        if seen.contains(&name) {
+            return Err(ParseError::new(
+                kpos,
+                format!("the key `{name}` is given twice: put all its items under one `{name}:`"),
+            ));
+        }
+        seen.push(name.clone());
         match name.as_str() {
+            "version" if program.version.is_some() => {
+                return Err(ParseError::new(
+                    kpos,
+                    "the version is given twice (@version and version:): keep one",
+                ));
+            }
             "version" => match value {
-                Node::Scalar(v, _) if v == "1.0" || v == "1" => {
-                    program.version = Some("1.0".into())
+                Node::Scalar(v, _)
+                    if !v.is_empty()
+                        && v.split('.')
+                            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) =>
+                {
+                    program.version = Some(v)
                 }
                 other => {
                     return Err(ParseError::new(
                         other.pos(),
-                        "version is \"1.0\" (this is Euclid-IR 1.0)",
+                        "version is a version number such as \"1.0\"",
                     ));
                 }
             },
+            // The reference's form: one query, a string.
+            "query" => {
+                let items = match value {
+                    Node::Seq(..) => list(value, "query")?,
+                    Node::Scalar(s, _) if s.is_empty() || s == "~" || s == "null" => Vec::new(),
+                    other => vec![other],
+                };
+                for item in items {
+                    let (text, pos) = query_text(item)?;
+                    query_item(&text, pos, &mut program)?;
+                }
+            }
             "facts" => {
                 for item in list(value, "facts")? {
                     let (text, pos) = scalar(item, "a fact is a string such as parent(tom, bob)")?;
@@ -189,25 +269,30 @@ pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
             "queries" => {
                 for item in list(value, "queries")? {
                     let (text, pos) = query_text(item)?;
-                    let text = if text.trim_start().starts_with('?') {
-                        text
-                    } else {
-                        format!("? {text}")
-                    };
-                    parse_item_at(&text, pos, &mut program)?;
+                    query_item(&text, pos, &mut program)?;
                 }
             }
             other => {
                 return Err(ParseError::new(
                     kpos,
                     format!(
-                        "unknown key `{other}`: the keys are version, facts, rules and queries"
+                        "unknown key `{other}`: the keys are version, facts, rules, queries and query"
                     ),
                 ));
             }
         }
     }
     Ok(program)
+}
+
+/// A query item, `? ` in front or not.
+fn query_item(text: &str, pos: Pos, program: &mut Program) -> Result<(), ParseError> {
+    let text = if text.trim_start().starts_with('?') {
+        text.to_string()
+    } else {
+        format!("? {text}")
+    };
+    parse_item_at(&text, pos, program)
 }
 
 fn list(node: Node, key: &str) -> Result<Vec<Node>, ParseError> {
@@ -290,12 +375,26 @@ fn rule(node: Node, program: &mut Program) -> Result<(), ParseError> {
         Node::Scalar(text, pos) => parse_item_at(&text, pos, program),
         Node::Map(entries, pos) => {
             let mut head = None;
+            let mut id = None;
             let mut body: Vec<(String, Pos)> = Vec::new();
             for (k, v) in entries {
                 let Node::Scalar(key, kpos) = k else {
-                    return Err(ParseError::new(pos, "a rule has the keys head and body"));
+                    return Err(ParseError::new(
+                        pos,
+                        "a rule has the keys head, body and id",
+                    ));
                 };
                 match key.as_str() {
+                    "id" => {
+                        let (text, ipos) = scalar(v, "id is a string such as R-12")?;
+                        if text.trim().is_empty() {
+                            return Err(ParseError::new(
+                                ipos,
+                                "id is empty: give the rule a name such as R-12",
+                            ));
+                        }
+                        id = Some(text.trim().to_string());
+                    }
                     "head" => head = Some(scalar(v, "head is a string such as ancestor($x, $y)")?),
                     "body" => match v {
                         Node::Seq(items, _, flow) => {
@@ -311,7 +410,7 @@ fn rule(node: Node, program: &mut Program) -> Result<(), ParseError> {
                     other => {
                         return Err(ParseError::new(
                             kpos,
-                            format!("unknown key `{other}` in a rule: write head and body"),
+                            format!("unknown key `{other}` in a rule: write head, body and id"),
                         ));
                     }
                 }
@@ -335,6 +434,7 @@ fn rule(node: Node, program: &mut Program) -> Result<(), ParseError> {
                 head,
                 body: goals,
                 pos,
+                id,
             };
             clause_limits(&clause)?;
             program.clauses.push(clause);
