@@ -31,8 +31,8 @@ pub(crate) struct ReasonArgs {
     /// Most solutions shown; the count says how many exist. Example: --max-solutions 10
     #[arg(long, value_name = "N")]
     max_solutions: Option<usize>,
-    /// Most rule applications along one branch of the search (at most 60).
-    /// Example: --max-depth 40
+    /// Most rule applications along one branch of the search (at most 500).
+    /// Example: --max-depth 250
     #[arg(long, value_name = "N")]
     max_depth: Option<u32>,
     /// Most proofs shown per solution. Example: --max-proofs 1

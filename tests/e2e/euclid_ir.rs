@@ -713,3 +713,100 @@ fn bounds_count_what_is_returned_and_checks_stay_linear() {
     assert_eq!(kinds.len(), 1, "{kinds:?}");
     assert!(kinds[0].contains("`loop/0`"), "{kinds:?}");
 }
+
+/// A chain of 200 rules proved with `max_depth` 250 on every surface: the proof
+/// nests about 400 JSON levels, past serde_json's default reader limit, and comes
+/// back whole (the same text over REST, MCP over stdio and over HTTP as the Rust
+/// API's result written by the same writer).
+#[test]
+fn a_200_step_chain_is_proved_at_max_depth_250_on_every_surface() {
+    let mut kb = String::from("s0(a)\n");
+    for i in 1..=200 {
+        kb.push_str(&format!("s{i}($x) IF s{}($x)\n", i - 1));
+    }
+    let mut req = ReasonRequest::new(kb.as_str(), "s200(a)");
+    req.max_depth = Some(250);
+    // Rust API: a proof 201 nodes deep, a rule at each level down to the fact.
+    let r = reasoner().reason(&req);
+    let ReasonResult::Answered(a) = &r else {
+        panic!("{r:?}")
+    };
+    let mut node = &a.solutions[0].proofs[0];
+    let mut depth = 1;
+    while let Some(child) = node.children.first() {
+        node = child;
+        depth += 1;
+    }
+    assert_eq!((depth, node.goal.as_str()), (201, "s0(a)"));
+    let expected =
+        charon::json::to_string(&serde_json::to_value(&r).expect("value")).expect("text");
+    // A depth below the chain says so.
+    let mut short = req.clone();
+    short.max_depth = Some(150);
+    let ReasonResult::Answered(cut) = reasoner().reason(&short) else {
+        panic!("answered")
+    };
+    assert!(cut.depth_exhausted && cut.solution_count == 0);
+    let body = json!({"knowledge": kb, "query": "s200(a)", "max_depth": 250}).to_string();
+    // REST.
+    let server = crate::util::HttpServer::with_args(&["--reasoning"]);
+    let (status, text) =
+        crate::util::http(server.port, "POST", "/reason", Some(&body)).expect("answer");
+    drop(server);
+    assert_eq!(status, 200);
+    assert_eq!(text, expected);
+    // MCP over stdio: the structured content is the same JSON.
+    let mut s = crate::util::StdioSession::start(&["mcp", "--reasoning", "--stdio"]);
+    s.call(
+        1,
+        "reason",
+        json!({"knowledge": kb, "query": "s200(a)", "max_depth": 250}),
+    );
+    let line = s.raw_line();
+    assert!(
+        line.contains(&format!("\"structuredContent\":{expected}")),
+        "{}",
+        &line[..line.len().min(400)]
+    );
+    // MCP over HTTP.
+    let server =
+        crate::util::mcp_http_server(&crate::util::fixture("types.pl"), &["--reasoning"], &[]);
+    let port = server.port;
+    let opened = crate::util::mcp_post(port, &crate::util::mcp_initialize("deep"), &[]);
+    let session = opened
+        .header("mcp-session-id")
+        .expect("session")
+        .to_string();
+    let version = ("Mcp-Protocol-Version", "2025-06-18");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    crate::util::mcp_post(port, &initialized, &[("Mcp-Session-Id", &session), version]);
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "reason", "arguments": {"knowledge": kb, "query": "s200(a)", "max_depth": 250}}})
+    .to_string();
+    let reply = crate::util::mcp_post(port, &call, &[("Mcp-Session-Id", &session), version]);
+    assert_eq!(reply.status, 200);
+    assert!(
+        reply
+            .body
+            .contains(&format!("\"structuredContent\":{expected}")),
+        "{}",
+        &reply.body[..reply.body.len().min(400)]
+    );
+    // The deepest request allowed is answered too, and past it is refused.
+    let mut deepest = String::from("s0(a)\n");
+    for i in 1..=500 {
+        deepest.push_str(&format!("s{i}($x) IF s{}($x)\n", i - 1));
+    }
+    let mut req = ReasonRequest::new(deepest.as_str(), "s500(a)");
+    req.max_depth = Some(500);
+    let r = reasoner().reason(&req);
+    assert!(
+        matches!(&r, ReasonResult::Answered(a) if a.solution_count == 1),
+        "{r:?}"
+    );
+    req.max_depth = Some(501);
+    let ReasonResult::Failed(f) = reasoner().reason(&req) else {
+        panic!("refused")
+    };
+    assert_eq!(f.error.kind, FailureKind::InvalidRequest);
+}

@@ -102,10 +102,10 @@ fn deep_answers_are_delivered_or_refused_without_losing_a_worker() {
     assert_eq!(depth(&v), 901, "900 nested lists around []");
     let started = kb.stats().workers_started;
     // (The limit counts the wrapper's own levels too: a few levels of slack.)
-    for n in [1_010, 5_000, 100_000] {
+    for n in [1_034, 5_000, 100_000] {
         match kb.call("nested", &json!({"N": n})) {
-            Err(e @ CallError::AnswerTooDeep { limit: 1000, .. }) => {
-                assert!(e.to_string().contains("1000 levels"), "{e}");
+            Err(e @ CallError::AnswerTooDeep { limit: 1024, .. }) => {
+                assert!(e.to_string().contains("1024 levels"), "{e}");
             }
             other => panic!("{n}: {other:?}"),
         }

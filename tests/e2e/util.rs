@@ -176,6 +176,17 @@ impl StdioSession {
     }
 }
 
+impl StdioSession {
+    /// The next message the server writes, as it wrote it (for answers too deep
+    /// for a JSON reader with a nesting limit).
+    pub fn raw_line(&mut self) -> String {
+        match self.lines.next() {
+            Some(line) => line.expect("line"),
+            None => panic!("the server closed (or the watchdog stopped it)"),
+        }
+    }
+}
+
 impl Drop for StdioSession {
     fn drop(&mut self) {
         if let Ok(mut child) = self.child.lock() {

@@ -4,9 +4,9 @@
 use crate::term::{PlTerm, ReadError, read_term};
 
 /// Answers nested deeper than this are refused (lists count as one level whatever
-/// their length): deeper JSON is beyond what common clients parse, and the
-/// conversions on the way recurse.
-pub(crate) const MAX_ANSWER_DEPTH: usize = 1000;
+/// their length): the conversions on the way recurse. A proof of the reasoning
+/// toolkit at its deepest (`max_depth` 500) nests two levels per rule, and fits.
+pub(crate) const MAX_ANSWER_DEPTH: usize = 1024;
 
 /// How one call through `'$charon_once'/4` or `'$charon_all'/5` ended.
 #[derive(Debug, Clone, PartialEq)]

@@ -131,8 +131,9 @@ pub struct ReasonConfig {
     /// Rule applications allowed along one branch of the search when a request
     /// does not say.
     pub max_depth: u32,
-    /// The most a request may ask for: a proof nests two JSON levels per rule, and
-    /// common JSON readers stop at 128 (serde_json's default).
+    /// The most a request may ask for. A proof nests two JSON levels per rule: a
+    /// reader with a nesting limit needs it lifted for deep proofs (serde_json's
+    /// default is 128: `Deserializer::disable_recursion_limit`).
     pub max_depth_limit: u32,
     /// Most answers (one per proof) a search may collect before it is stopped as
     /// `too_many_answers`: it bounds the memory of a search and of its result.
@@ -155,7 +156,7 @@ impl Default for ReasonConfig {
             max_knowledge_bytes: 500 * 1024,
             max_solutions: 100,
             max_depth: 50,
-            max_depth_limit: 60,
+            max_depth_limit: 500,
             max_answers: 20_000,
             max_proofs: 5,
             max_proof_nodes: 100_000,
