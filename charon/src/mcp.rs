@@ -222,6 +222,7 @@ fn failure(error: &CallError) -> CallToolResult {
             " (the question needs too much memory: narrow it, or raise --max-memory-mb)"
         }
         CallError::AnswerTooDeep { .. } => " (the answer is too deeply nested to deliver)",
+        CallError::AnswerTooLarge { .. } => " (the explanation is too large to deliver)",
         CallError::TimeLimit { .. } | CallError::InferenceLimit { .. } => {
             " (narrow the question, or raise the server's limits)"
         }

@@ -620,3 +620,71 @@ fn charon_call_explain_prints_the_answer_with_its_proofs() {
     assert_eq!(code, 3);
     assert!(err.contains("findall"), "{err}");
 }
+
+#[test]
+fn an_explanation_past_the_proof_bound_is_refused_and_a_smaller_one_answered() {
+    // Each level proves the level below twice: 2^(N+1) rule nodes and their
+    // comparisons, 50 rule levels at most.
+    // The tracer interprets every step: a roomier inference limit than the default.
+    let mut config = charon::EngineConfig::default();
+    config.limits.inferences = 500_000_000;
+    let kb = charon::KnowledgeBase::from_source_with(
+        "wide.pl",
+        "%! wide(+N:int) is det.\nwide(0).\nwide(N) :- N > 0, M is N - 1, wide(M), wide(M).\n",
+        config,
+    )
+    .expect("loads");
+    let id = kb.resolve("wide").expect("op");
+    let small = kb
+        .explain(id, &serde_json::json!({"N": 6}))
+        .expect("a small tree is explained");
+    assert_eq!(small.proofs.len(), 1);
+    match kb.explain(id, &serde_json::json!({"N": 15})) {
+        Err(e @ charon::CallError::AnswerTooLarge { .. }) => {
+            assert!(e.to_string().contains("100000 proof nodes"), "{e}");
+        }
+        other => panic!("an explanation of about 130,000 nodes: {other:?}"),
+    }
+    // The knowledge base keeps answering.
+    assert_eq!(
+        kb.call("wide", &serde_json::json!({"N": 3})).expect("call"),
+        serde_json::json!(true)
+    );
+}
+
+#[test]
+fn explain_carries_lines_and_rule_ids_from_the_file() {
+    let kb = charon::KnowledgeBase::from_source(
+        "access.pl",
+        "%! can_access(+User:atom, +Res:atom) is semidet.\n\
+         % rule: ACC-1\n\
+         can_access(U, R) :- role(U, Ro), grants(Ro, R).\n\
+         can_access(U, R) :- owner(U, R).   % rule: ACC-2\n\
+         role(alice, admin).\n\
+         grants(admin, db).\n\
+         owner(bob, wiki).\n",
+    )
+    .expect("loads");
+    let id = kb.resolve("can_access").expect("op");
+    let e = kb
+        .explain(id, &serde_json::json!({"User": "alice", "Res": "db"}))
+        .expect("explained");
+    let rule = &e.proofs[0];
+    assert_eq!(
+        (rule.line, rule.rule_id.as_deref()),
+        (Some(3), Some("ACC-1")),
+        "{rule:?}"
+    );
+    let lines: Vec<Option<usize>> = rule.children.iter().map(|c| c.line).collect();
+    assert_eq!(lines, [Some(5), Some(6)]);
+    assert!(rule.children.iter().all(|c| c.rule_id.is_none()));
+    let e = kb
+        .explain(id, &serde_json::json!({"User": "bob", "Res": "wiki"}))
+        .expect("explained");
+    assert_eq!(
+        e.proofs[0].rule_id.as_deref(),
+        Some("ACC-2"),
+        "{:?}",
+        e.proofs[0]
+    );
+}

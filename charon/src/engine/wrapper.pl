@@ -1123,18 +1123,20 @@
 % Explaining a call: a proof tree per solution, for the pure subset of Prolog.
 % Clauses of static predicates are out of clause/2's reach in this engine, so the
 % first explanation a worker gives reads the knowledge base's file into
-% '$charon_src'/3 (module, head, body); dynamic predicates are read live. Only the
+% '$charon_src'/4 (module, head, body, at(File, Line)); dynamic predicates are read live. Only the
 % knowledge base's own predicates and the built-ins listed below can be traced:
 % anything else (cut, if-then-else, disjunction, call/N, findall, a change to the
 % database, I/O) raises charon_explain(unsupported(Name/Arity)) before it runs.
 
-:- dynamic('$charon_src'/3).
+:- dynamic('$charon_src'/4).
 :- dynamic('$charon_src_pred'/3).
 :- dynamic('$charon_src_file'/1).
 :- dynamic('$charon_src_seen'/1).
 
-% '$charon_explain'(+File, +Goal, +Depth, +Limit, -Proof): Proof = n(Kind, Text, Children),
-% Kind fact | rule | builtin | negation, Text the goal as proved (quoted text).
+% '$charon_explain'(+File, +Goal, +Depth, +Limit, -Proof): Proof = n(Kind, Text,
+% Children) or, for a clause, n(Kind, Text, Children, At) (At = at(File, Line) of
+% a clause read from a file, live for a dynamic one); Kind fact | rule | builtin |
+% negation, Text the goal as proved (quoted text).
 % Loading the file is not counted against the call's inference limit (Lim, 0 for
 % none); the trace is.
 '$charon_explain'(File, G, D, Lim, P) :-
@@ -1147,7 +1149,7 @@
 
 '$charon_src_load'(File) :-
     (   '$charon_src_file'(File) -> true
-    ;   call(retractall, '$charon_src'(_, _, _)),
+    ;   call(retractall, '$charon_src'(_, _, _, _)),
         call(retractall, '$charon_src_pred'(_, _, _)),
         call(retractall, '$charon_src_file'(_)),
         call(retractall, '$charon_src_seen'(_)),
@@ -1166,33 +1168,41 @@
     ).
 
 '$charon_src_read'(S, File, M) :-
-    '$charon_next_term'(S, T),
+    (   '$devour_whitespace'(S)
+    ->  '$stream_property'(S, position, position_and_lines_read(_, Lines)),
+        read_term(S, T, []),
+        Line is Lines + 1
+    ;   T = end_of_file
+    ),
     (   T == end_of_file -> true
-    ;   '$charon_src_term'(T, File, M, M1),
+    ;   '$charon_src_term'(T, File, at(File, Line), M, M1),
         '$charon_src_read'(S, File, M1)
     ).
 
-'$charon_src_term'(T, _, M, M) :- var(T), !.
-'$charon_src_term'((:- module(M, _)), _, _, M) :- !.
-'$charon_src_term'((:- D), File, M, M) :-
+% '$charon_src_term'(+Term, +File, +At, +M0, -M): a term of File read, At =
+% at(File, Line) the line it starts on (shown as the proof node's line and used
+% to find its `% rule:` id).
+'$charon_src_term'(T, _, _, M, M) :- var(T), !.
+'$charon_src_term'((:- module(M, _)), _, _, _, M) :- !.
+'$charon_src_term'((:- D), File, _, M, M) :-
     nonvar(D), '$charon_loads'(D, Specs0), !,
     '$charon_kb_specs'(Specs0, Specs),
     forall(( member(Spec, Specs), '$charon_resolve'(Spec, File, Path) ),
            ( D = include(_) -> '$charon_src_from'(Path, M) ; '$charon_src_from'(Path, user) )).
-'$charon_src_term'((:- _), _, M, M) :- !.
-'$charon_src_term'((_ --> _), _, M, M) :- !.
-'$charon_src_term'((H0 :- B), _, M0, M0) :- !,
-    '$charon_head'(H0, M0, M, H), '$charon_src_add'(M, H, B).
-'$charon_src_term'(H0, _, M0, M0) :-
-    '$charon_head'(H0, M0, M, H), '$charon_src_add'(M, H, true).
+'$charon_src_term'((:- _), _, _, M, M) :- !.
+'$charon_src_term'((_ --> _), _, _, M, M) :- !.
+'$charon_src_term'((H0 :- B), _, At, M0, M0) :- !,
+    '$charon_head'(H0, M0, M, H), '$charon_src_add'(M, H, B, At).
+'$charon_src_term'(H0, _, At, M0, M0) :-
+    '$charon_head'(H0, M0, M, H), '$charon_src_add'(M, H, true, At).
 
-'$charon_src_add'(M, H, B) :-
+'$charon_src_add'(M, H, B, At) :-
     (   callable(H)
     ->  functor(H, N, A),
         (   '$charon_src_pred'(N, A, M) -> true
         ;   call(assertz, '$charon_src_pred'(N, A, M))
         ),
-        call(assertz, '$charon_src'(M, H, B))
+        call(assertz, '$charon_src'(M, H, B, At))
     ;   true
     ).
 
@@ -1234,13 +1244,13 @@
     (   D > 0 -> D1 is D - 1
     ;   throw(charon_explain(depth))
     ),
-    (   Live == live -> '$charon_clause'(M, G, B)
-    ;   '$charon_src'(M, G, B)
+    (   Live == live -> '$charon_clause'(M, G, B), At = live
+    ;   '$charon_src'(M, G, B, At)
     ),
     (   B == true
-    ->  '$charon_show'(G, T), P = n(fact, T, [])
+    ->  '$charon_show'(G, T), P = n(fact, T, [], At)
     ;   '$charon_xb'(B, M, D1, Ps, []),
-        '$charon_show'(G, T), P = n(rule, T, Ps)
+        '$charon_show'(G, T), P = n(rule, T, Ps, At)
     ).
 
 '$charon_xb'(B, _, _, _, _) :- var(B), !,
@@ -1271,7 +1281,7 @@
     ->  (   memberchk(M1:N/A, V0) -> V = V0
         ;   functor(H, N, A),
             findall(B, ( Live == live -> '$charon_clause'(M1, H, B)
-                       ; '$charon_src'(M1, H, B) ), Bs),
+                       ; '$charon_src'(M1, H, B, _) ), Bs),
             '$charon_t_bodies'(Bs, M1, [M1:N/A|V0], V)
         )
     ;   '$charon_x_builtin'(N, A), V = V0

@@ -208,6 +208,14 @@ impl Problem {
                 );
                 Problem::of(kind, detail).with("operation", operation)
             }
+            CallError::AnswerTooLarge { operation, .. } => {
+                let kind = (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "answer-too-large",
+                    "Answer too large",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
             CallError::NotTraceable { operation, .. } => {
                 let kind = (
                     StatusCode::UNPROCESSABLE_ENTITY,

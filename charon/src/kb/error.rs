@@ -157,6 +157,18 @@ pub enum CallError {
         /// The depth limit.
         limit: usize,
     },
+    /// An explanation would be larger than allowed (its proof trees hold more
+    /// nodes, or more bytes, than [`EXPLAIN_MAX_NODES`](crate::EXPLAIN_MAX_NODES)
+    /// or [`EXPLAIN_MAX_BYTES`](crate::EXPLAIN_MAX_BYTES)).
+    #[error(
+        "{operation}: the explanation would hold more than {limit}; narrow the call (fewer solutions, smaller inputs)"
+    )]
+    AnswerTooLarge {
+        /// The operation.
+        operation: String,
+        /// The limit passed, with its unit.
+        limit: String,
+    },
     /// An output value does not fit its declared type.
     #[error("{operation}: output `{argument}` {error}")]
     Output {

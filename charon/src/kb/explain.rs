@@ -20,6 +20,15 @@ use crate::term::{PlTerm, write_atom};
 /// levels of JSON, and common JSON readers stop at 128.
 pub const EXPLAIN_DEPTH: u32 = 50;
 
+/// Most proof nodes one explanation may hold (all its proofs together), as for
+/// the reasoning tools' answers; past it the call fails with
+/// [`CallError::AnswerTooLarge`].
+pub const EXPLAIN_MAX_NODES: usize = 100_000;
+
+/// Most bytes of goal text one explanation's proofs may hold (an upper bound of
+/// their JSON); past it the call fails with [`CallError::AnswerTooLarge`].
+pub const EXPLAIN_MAX_BYTES: usize = 16 << 20;
+
 /// The answer of a call and how it was proved.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
@@ -74,7 +83,15 @@ impl KnowledgeBase {
     ) -> Result<Explanation, CallError> {
         let (query, name) = self.explain_query(id, args)?;
         let outcome = self.run_read_async(query, &name, arrived).await?;
-        let explanation = self.explained(id, name, outcome)?;
+        // Proof trees can be large: shaped on a blocking thread, not the executor.
+        let this = Arc::clone(self);
+        let operation = name.clone();
+        let explanation = crate::reason::off_thread(move || this.explained(id, name, outcome))
+            .await
+            .map_err(|why| CallError::Engine {
+                operation,
+                error: crate::engine::EngineError::Crashed(why),
+            })??;
         let plain = self
             .invoke_async_exact(self.prepare(id, args)?, arrived)
             .await;
@@ -127,9 +144,10 @@ impl KnowledgeBase {
             .op(id)
             .ok_or_else(|| CallError::UnknownOperation(name.clone()))?;
         let limits = &self.engine.config().limits;
+        let ids = RuleIds::default();
         let split = |t: &PlTerm| match t {
             PlTerm::Compound(x, parts) if x == "x" && parts.len() == 2 => {
-                Ok((parts[0].clone(), proof(&parts[1])?))
+                Ok((parts[0].clone(), proof(&parts[1], &ids)?))
             }
             other => Err(shape_error(&name, other)),
         };
@@ -164,6 +182,20 @@ impl KnowledgeBase {
             }
             other => (other, Vec::new()),
         };
+        let (mut nodes, mut bytes) = (0, 0);
+        for p in &proofs {
+            weigh(p, &mut nodes, &mut bytes);
+        }
+        let too_large = |limit: String| CallError::AnswerTooLarge {
+            operation: name.clone(),
+            limit,
+        };
+        if nodes > EXPLAIN_MAX_NODES {
+            return Err(too_large(format!("{EXPLAIN_MAX_NODES} proof nodes")));
+        }
+        if bytes > EXPLAIN_MAX_BYTES {
+            return Err(too_large(format!("{EXPLAIN_MAX_BYTES} bytes")));
+        }
         let result = codec::shape(op, outcome, limits)?;
         Ok(Explanation {
             operation: name,
@@ -200,13 +232,55 @@ fn shape_error(operation: &str, term: &PlTerm) -> CallError {
     }
 }
 
-/// `n(Kind, Text, Children)` → a proof node.
-fn proof(term: &PlTerm) -> Result<ProofNode, CallError> {
+/// Nodes of a proof tree, and bytes of its goals (with room for the JSON around
+/// each node).
+fn weigh(node: &ProofNode, nodes: &mut usize, bytes: &mut usize) {
+    *nodes += 1;
+    *bytes += 64 + node.goal.len();
+    for c in &node.children {
+        weigh(c, nodes, bytes);
+    }
+}
+
+/// The `% rule: ID` comments of the files clauses were read from, by file and
+/// line: a rule's id is on its first line (after the clause) or alone on the line
+/// above it, as in Euclid-IR. Each file is read once per explanation.
+#[derive(Default)]
+struct RuleIds(std::cell::RefCell<std::collections::HashMap<String, Vec<Option<String>>>>);
+
+impl RuleIds {
+    fn at(&self, file: &str, line: usize) -> Option<String> {
+        let mut files = self.0.borrow_mut();
+        let ids = files.entry(file.to_string()).or_insert_with(|| {
+            std::fs::read_to_string(file)
+                .map(|text| text.lines().map(rule_comment).collect())
+                .unwrap_or_default()
+        });
+        let on = |l: usize| ids.get(l.checked_sub(1)?).cloned().flatten();
+        on(line).or_else(|| on(line.checked_sub(1)?))
+    }
+}
+
+/// The id of a `% rule: ID` comment on a line (the line's last `%` comment).
+fn rule_comment(line: &str) -> Option<String> {
+    let comment = &line[line.rfind('%')? + 1..];
+    let (word, id) = comment.split_once(':')?;
+    let id = id.trim();
+    (word.trim().eq_ignore_ascii_case("rule") && !id.is_empty()).then(|| id.to_string())
+}
+
+/// `n(Kind, Text, Children)`, or `n(Kind, Text, Children, At)` for a clause
+/// (`At = at(File, Line)` when read from a file) → a proof node.
+fn proof(term: &PlTerm, ids: &RuleIds) -> Result<ProofNode, CallError> {
     let bad = || shape_error("explain", term);
     let PlTerm::Compound(n, parts) = term else {
         return Err(bad());
     };
-    let [PlTerm::Atom(kind), text, children] = &parts[..] else {
+    let (PlTerm::Atom(kind), text, children, at) = (match &parts[..] {
+        [kind, text, children] => (kind, text, children, None),
+        [kind, text, children, at] => (kind, text, children, Some(at)),
+        _ => return Err(bad()),
+    }) else {
         return Err(bad());
     };
     if n != "n" {
@@ -225,16 +299,37 @@ fn proof(term: &PlTerm) -> Result<ProofNode, CallError> {
         other => other.to_string(),
     };
     let children = match children {
-        PlTerm::List(items) => items.iter().map(proof).collect::<Result<Vec<_>, _>>()?,
+        PlTerm::List(items) => items
+            .iter()
+            .map(|c| proof(c, ids))
+            .collect::<Result<Vec<_>, _>>()?,
         // An empty list may come back as the empty string.
         PlTerm::Str(s) if s.is_empty() => Vec::new(),
         _ => return Err(bad()),
     };
+    let (line, rule_id) = match at {
+        Some(PlTerm::Compound(f, place)) if f == "at" && place.len() == 2 => {
+            let file = match &place[0] {
+                PlTerm::Atom(a) | PlTerm::Str(a) => Some(a.as_str()),
+                _ => None,
+            };
+            let line = match &place[1] {
+                PlTerm::Int(l) => l.parse::<usize>().ok(),
+                _ => None,
+            };
+            let id = match (file, line, kind) {
+                (Some(file), Some(line), ProofKind::Rule) => ids.at(file, line),
+                _ => None,
+            };
+            (line, id)
+        }
+        _ => (None, None),
+    };
     Ok(ProofNode {
         kind,
         goal,
-        line: None,
-        rule_id: None,
+        line,
+        rule_id,
         children,
     })
 }

@@ -18,7 +18,8 @@ use std::sync::atomic::AtomicUsize;
 pub use call::{Answer, Call, OpId};
 pub use error::{ArgumentError, CallError, LoadError};
 pub use explain::{
-    EXPLAIN_DEPTH, ExplainRequest, Explanation, explain_input_schema, explain_output_schema,
+    EXPLAIN_DEPTH, EXPLAIN_MAX_BYTES, EXPLAIN_MAX_NODES, ExplainRequest, Explanation,
+    explain_input_schema, explain_output_schema,
 };
 
 use crate::analysis::{self, Verdict};
@@ -391,7 +392,7 @@ impl KnowledgeBase {
         let took = started.elapsed();
         tracing::debug!(target: "charon::engine", took_ms = took.as_millis() as u64, "engine speed check");
         if ran.is_ok() && took > std::time::Duration::from_millis(150) {
-            tracing::warn!(target: "charon::engine", "the Prolog engine (scryer-prolog) was compiled without optimisation, which makes loading and every call many times slower; add to the application's Cargo.toml:\n\n[profile.dev.package.scryer-prolog]\nopt-level = 3\n");
+            tracing::warn!(target: "charon::engine", "the Prolog engine (scryer-prolog) was compiled without optimisation, which makes loading and every call many times slower; add to the application's Cargo.toml (the application's own crate stays a debug build):\n\n[profile.dev.package.\"*\"]\nopt-level = 3\ncodegen-units = 16\ndebug-assertions = false\noverflow-checks = false\ndebug = false\n");
         }
     }
 

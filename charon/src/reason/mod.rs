@@ -1115,7 +1115,7 @@ fn needs_program(run: &RunOutcome) -> bool {
 
 /// Runs `work` on tokio's blocking pool when called inside tokio (so a long parse
 /// does not hold an executor thread), inline otherwise.
-async fn off_thread<T: Send + 'static>(
+pub(crate) async fn off_thread<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, String> {
     match tokio::runtime::Handle::try_current() {
