@@ -30,7 +30,8 @@ PY
 cp Cargo.lock "$app/Cargo.lock"
 cargo test --manifest-path "$app/Cargo.toml"
 cargo build --manifest-path "$app/Cargo.toml" --bins
-target="${CARGO_TARGET_DIR:-$app/target}"
+# Absolute: the binary is run from another directory below.
+target=$(cd "${CARGO_TARGET_DIR:-$app/target}" && pwd)
 elsewhere=$(mktemp -d)
 items="$app/kb/data/items.pl"
 cp "$items" "$elsewhere/items.pl"
