@@ -660,6 +660,8 @@ fn explain_carries_lines_and_rule_ids_from_the_file() {
          % rule: ACC-1\n\
          can_access(U, R) :- role(U, Ro), grants(Ro, R).\n\
          can_access(U, R) :- owner(U, R).   % rule: ACC-2\n\
+         can_access(U, R) :- guest(U, R).\n\
+         guest(carol, lobby).\n\
          role(alice, admin).\n\
          grants(admin, db).\n\
          owner(bob, wiki).\n",
@@ -676,7 +678,7 @@ fn explain_carries_lines_and_rule_ids_from_the_file() {
         "{rule:?}"
     );
     let lines: Vec<Option<usize>> = rule.children.iter().map(|c| c.line).collect();
-    assert_eq!(lines, [Some(5), Some(6)]);
+    assert_eq!(lines, [Some(7), Some(8)]);
     assert!(rule.children.iter().all(|c| c.rule_id.is_none()));
     let e = kb
         .explain(id, &serde_json::json!({"User": "bob", "Res": "wiki"}))
@@ -686,5 +688,13 @@ fn explain_carries_lines_and_rule_ids_from_the_file() {
         Some("ACC-2"),
         "{:?}",
         e.proofs[0]
+    );
+    // The rule below a rule with a trailing id has none of its own.
+    let e = kb
+        .explain(id, &serde_json::json!({"User": "carol", "Res": "lobby"}))
+        .expect("explained");
+    assert_eq!(
+        (e.proofs[0].line, e.proofs[0].rule_id.as_deref()),
+        (Some(5), None)
     );
 }

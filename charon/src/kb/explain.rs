@@ -246,18 +246,30 @@ fn weigh(node: &ProofNode, nodes: &mut usize, bytes: &mut usize) {
 /// line: a rule's id is on its first line (after the clause) or alone on the line
 /// above it, as in Euclid-IR. Each file is read once per explanation.
 #[derive(Default)]
-struct RuleIds(std::cell::RefCell<std::collections::HashMap<String, Vec<Option<String>>>>);
+struct RuleIds(std::cell::RefCell<std::collections::HashMap<String, Vec<LineId>>>);
+
+/// A line's `% rule:` id, and whether the comment is all the line holds.
+type LineId = Option<(String, bool)>;
 
 impl RuleIds {
     fn at(&self, file: &str, line: usize) -> Option<String> {
         let mut files = self.0.borrow_mut();
         let ids = files.entry(file.to_string()).or_insert_with(|| {
             std::fs::read_to_string(file)
-                .map(|text| text.lines().map(rule_comment).collect())
+                .map(|text| {
+                    text.lines()
+                        .map(|l| rule_comment(l).map(|id| (id, l.trim_start().starts_with('%'))))
+                        .collect()
+                })
                 .unwrap_or_default()
         });
         let on = |l: usize| ids.get(l.checked_sub(1)?).cloned().flatten();
-        on(line).or_else(|| on(line.checked_sub(1)?))
+        match on(line) {
+            Some((id, _)) => Some(id),
+            // The line above, when the comment is all it holds (a trailing one
+            // names the clause on that line).
+            None => on(line.checked_sub(1)?).and_then(|(id, alone)| alone.then_some(id)),
+        }
     }
 }
 
