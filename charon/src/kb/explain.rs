@@ -25,8 +25,8 @@ pub const EXPLAIN_DEPTH: u32 = 50;
 /// [`CallError::AnswerTooLarge`].
 pub const EXPLAIN_MAX_NODES: usize = 100_000;
 
-/// Most bytes of goal text one explanation's proofs may hold (an upper bound of
-/// their JSON); past it the call fails with [`CallError::AnswerTooLarge`].
+/// Most bytes of JSON one explanation's proofs may take (estimated from above, as
+/// for the reasoning tools' answers); past it the call fails with [`CallError::AnswerTooLarge`].
 pub const EXPLAIN_MAX_BYTES: usize = 16 << 20;
 
 /// The answer of a call and how it was proved.
@@ -184,7 +184,7 @@ impl KnowledgeBase {
         };
         let (mut nodes, mut bytes) = (0, 0);
         for p in &proofs {
-            weigh(p, &mut nodes, &mut bytes);
+            crate::reason::weigh(p, &mut nodes, &mut bytes);
         }
         let too_large = |limit: String| CallError::AnswerTooLarge {
             operation: name.clone(),
@@ -229,16 +229,6 @@ fn shape_error(operation: &str, term: &PlTerm) -> CallError {
     CallError::Exception {
         operation: operation.to_string(),
         term: format!("the tracer answered in an unexpected shape: {term}"),
-    }
-}
-
-/// Nodes of a proof tree, and bytes of its goals (with room for the JSON around
-/// each node).
-fn weigh(node: &ProofNode, nodes: &mut usize, bytes: &mut usize) {
-    *nodes += 1;
-    *bytes += 64 + node.goal.len();
-    for c in &node.children {
-        weigh(c, nodes, bytes);
     }
 }
 

@@ -63,6 +63,7 @@ pub use diagnose::{
     Proposal,
 };
 pub use parse::{ParseError, parse_query, parse_text};
+pub(crate) use proof::weigh;
 pub use proof::{ProofKind, ProofNode, Solution};
 pub(crate) use schema::proof_node_schema;
 pub use schema::{

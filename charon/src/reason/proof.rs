@@ -378,7 +378,7 @@ impl From<&str> for RenderError {
 }
 
 /// Nodes of a tree, and an upper bound of its JSON size.
-fn weigh(node: &ProofNode, nodes: &mut usize, bytes: &mut usize) {
+pub(crate) fn weigh(node: &ProofNode, nodes: &mut usize, bytes: &mut usize) {
     *nodes += 1;
     // `{"kind":"comparison","goal":"…","line":N,"rule_id":"…","children":[…]},`
     // with every goal character escaped at most six bytes wide.
