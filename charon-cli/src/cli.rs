@@ -776,7 +776,16 @@ fn print_effects(kb: &charon::KnowledgeBase) {
     }
     for op in kb.operations() {
         let line = match kb.effects(&op.name) {
-            Some(Effects::Read) => "read (answers may be cached)".to_string(),
+            Some(Effects::Read) => match kb.cache_scope(&op.name) {
+                Some(charon::CacheScope::Reads(preds)) => format!(
+                    "read (answers may be cached until a write changes {})",
+                    list_names(&preds)
+                ),
+                Some(charon::CacheScope::Anything { reason }) => {
+                    format!("read (answers may be cached until any write: {reason})")
+                }
+                _ => "read (answers may be cached)".to_string(),
+            },
             Some(Effects::VolatileRead { reason }) => {
                 format!("read, not cached because {reason}")
             }
@@ -800,13 +809,33 @@ fn print_effects(kb: &charon::KnowledgeBase) {
     }
 }
 
+/// `a/1, b/2 or c/0`; past eight names, how many more.
+fn list_names(names: &[String]) -> String {
+    let shown = names.len().min(8);
+    let mut text = names[..shown].join(", ");
+    if names.len() > shown {
+        text.push_str(&format!(" or {} more", names.len() - shown));
+    } else if let Some(i) = text.rfind(", ") {
+        text.replace_range(i..i + 2, " or ");
+    }
+    text
+}
+
 /// [`print_effects`] as JSON: operation name → class, reason, replication.
 fn effects_json(kb: &charon::KnowledgeBase) -> serde_json::Value {
     use charon::Effects;
     let mut map = serde_json::Map::new();
     for op in kb.operations() {
         let value = match kb.effects(&op.name) {
-            Some(Effects::Read) => serde_json::json!({"class": "read"}),
+            Some(Effects::Read) => match kb.cache_scope(&op.name) {
+                Some(charon::CacheScope::Reads(preds)) => {
+                    serde_json::json!({"class": "read", "reads": preds})
+                }
+                Some(charon::CacheScope::Anything { reason }) => {
+                    serde_json::json!({"class": "read", "reads_anything": reason})
+                }
+                _ => serde_json::json!({"class": "read"}),
+            },
             Some(Effects::VolatileRead { reason }) => {
                 serde_json::json!({"class": "volatile_read", "reason": reason})
             }

@@ -48,6 +48,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::cache::{Dependency, Reads};
 use crate::engine::{Access, Replication};
 use crate::term::PlTerm;
 
@@ -97,6 +98,10 @@ pub(crate) struct Verdict {
 #[derive(Debug, Default)]
 pub(crate) struct Analysis {
     effects: HashMap<Pi, Effect>,
+    /// What each predicate's clauses call (for [`Analysis::reads`]).
+    calls: HashMap<Pi, HashSet<Callee>>,
+    /// The predicates the files define, and those asserted.
+    defined: HashSet<Pi>,
     /// Modules the files declare.
     pub modules: Vec<String>,
     /// The module of the knowledge base's own file (`user` unless it is a module).
@@ -155,6 +160,58 @@ impl Analysis {
     }
 }
 
+impl Analysis {
+    /// The state the answers of `name/arity` can depend on: every predicate it can
+    /// reach through its rules (by name and arity, in any module: a change in one
+    /// module counts for all of them), itself included, and the state it inspects
+    /// (`clause/2`, `predicate_property/2`, `current_predicate/1` of a predicate
+    /// named in the rule, the blackboard). Anything, when the analysis could not
+    /// read the knowledge base or a rule inspects a predicate known only when it runs.
+    pub(crate) fn reads(&self, name: &str, arity: usize) -> Reads {
+        if let Some(p) = &self.problem {
+            return Reads::Anything(p.clone());
+        }
+        let mut found =
+            std::collections::BTreeSet::from([Dependency::Predicate(name.to_string(), arity)]);
+        let mut seen: HashSet<&Pi> = HashSet::new();
+        let mut queue: Vec<Pi> = self
+            .defined
+            .iter()
+            .filter(|pi| pi.1 == name && pi.2 == arity)
+            .cloned()
+            .collect();
+        while let Some(pi) = queue.pop() {
+            let Some((pi, callees)) = self.calls.get_key_value(&pi) else {
+                continue;
+            };
+            if !seen.insert(pi) {
+                continue;
+            }
+            for c in callees {
+                match c {
+                    Callee::Pred(m, n, a) => {
+                        found.insert(Dependency::Predicate(n.clone(), *a));
+                        queue.extend(resolve(&self.defined, pi, m, n, *a));
+                    }
+                    Callee::Reads(d) => {
+                        found.insert(d.clone());
+                    }
+                    Callee::ReadsAny(why) => {
+                        let site = format!("{}/{}", pi.1, pi.2);
+                        return Reads::Anything(if pi.1 == name && pi.2 == arity {
+                            why.clone()
+                        } else {
+                            format!("{why} in {site}")
+                        });
+                    }
+                    Callee::Varies(_) | Callee::Effect(..) | Callee::DefinesAny(_) => {}
+                }
+            }
+        }
+        Reads::Only(found)
+    }
+}
+
 /// What one body may call. (Ordered so that `Varies` comes first: the reason a
 /// directive is volatile names what it calls itself before what it reaches.)
 #[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -168,6 +225,10 @@ enum Callee {
     /// Something that may define predicates the analysis does not see (or change
     /// what calling an undefined one does).
     DefinesAny(String),
+    /// State it inspects without calling it (`clause/2`, `bb_get/2`, …).
+    Reads(Dependency),
+    /// State it inspects that is known only when it runs: the reason.
+    ReadsAny(String),
 }
 
 /// Analyses the reader's items (see the module docs).
@@ -337,6 +398,8 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
     Analysis {
         reserved: reserved.into_iter().next(),
         effects: closure(&calls, &defined, &dangling),
+        calls,
+        defined,
         modules,
         main_module,
         problem: (!problems.is_empty()).then(|| problems.join("; ")),
@@ -527,7 +590,11 @@ fn closure(
                         site: pi.clone(),
                     }
                 }
-                Callee::Pred(..) | Callee::Varies(_) | Callee::DefinesAny(_) => continue,
+                Callee::Pred(..)
+                | Callee::Varies(_)
+                | Callee::DefinesAny(_)
+                | Callee::Reads(_)
+                | Callee::ReadsAny(_) => continue,
             };
             raise(&mut effects, pi, e);
         }
@@ -640,6 +707,35 @@ impl Found<'_> {
 }
 
 impl Found<'_> {
+    /// It calls `name/arity` (`clause/2`, `predicate_property/2`,
+    /// `current_predicate/1`, `bb_get/2`), which reads state without calling it; the
+    /// first argument, if it is written in the rule, names the predicate.
+    fn inspects(&mut self, name: &str, arity: usize, first: Option<&PlTerm>) {
+        if name == "bb_get" {
+            self.callees.insert(Callee::Reads(Dependency::Blackboard));
+            return;
+        }
+        let named = match (name, first.map(unqualify)) {
+            ("current_predicate", Some(PlTerm::Compound(slash, a)))
+                if slash == "/" && a.len() == 2 =>
+            {
+                match (unqualify(&a[0]), int(&a[1])) {
+                    (PlTerm::Atom(n), Some(ar)) => Some((n.clone(), ar)),
+                    _ => None,
+                }
+            }
+            ("current_predicate", _) => None,
+            (_, Some(head)) => head_pi(head),
+            (_, None) => None,
+        };
+        self.callees.insert(match named {
+            Some((n, ar)) => Callee::Reads(Dependency::Predicate(n, ar)),
+            None => Callee::ReadsAny(format!(
+                "it inspects a predicate known only when it runs ({name}/{arity})"
+            )),
+        });
+    }
+
     /// The module a clause goes to: its own qualification, else the one in force.
     fn home(&self, qualified: Option<String>) -> String {
         qualified
@@ -787,6 +883,9 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
             Level::Snapshot,
             format!("it calls {name}/1 where Charon cannot record it (a closure, a meta-call or a rule added at run time)"),
         ),
+        ("clause" | "predicate_property", 2) | ("current_predicate", 1) | ("bb_get", 2) => {
+            out.inspects(name, arity, args.first().filter(|_| extra == 0))
+        }
         _ if PURE.contains(&(name, arity)) => {}
         _ if OUTPUT.contains(&(name, arity)) => {
             out.effect(Level::Volatile, format!("it prints ({name}/{arity})"))
@@ -1093,6 +1192,55 @@ mod tests {
         assert_eq!(v("say", 1).access, Access::Read);
         assert!(!v("say", 1).cacheable);
         assert!(v("flag", 0).untracked);
+    }
+
+    #[test]
+    fn reads_are_what_a_predicate_can_reach_and_inspect() {
+        let dep = |n: &str, a| Dependency::Predicate(n.into(), a);
+        let items = vec![
+            defined("grant", 2),
+            defined("other", 1),
+            rule("roles", 1, c("grant", vec![var("U"), var("R")])),
+            rule("can", 1, c("roles", vec![var("U")])),
+            rule(
+                "peek",
+                1,
+                c("clause", vec![c("other", vec![var("X")]), atom("true")]),
+            ),
+            rule("any", 1, c("clause", vec![var("H"), atom("true")])),
+            rule(
+                "named",
+                0,
+                c(
+                    "current_predicate",
+                    vec![c("/", vec![atom("other"), PlTerm::Int("1".into())])],
+                ),
+            ),
+            rule(
+                "which",
+                1,
+                c(
+                    "current_predicate",
+                    vec![c("/", vec![var("N"), PlTerm::Int("1".into())])],
+                ),
+            ),
+            rule("level", 1, c("bb_get", vec![atom("level"), var("L")])),
+        ];
+        let a = analyse(&items);
+        let only = |n: &str, ar| match a.reads(n, ar) {
+            Reads::Only(deps) => deps.into_iter().collect::<Vec<_>>(),
+            Reads::Anything(why) => panic!("{n}/{ar} reads anything: {why}"),
+        };
+        assert_eq!(
+            only("can", 1),
+            [dep("can", 1), dep("grant", 2), dep("roles", 1)]
+        );
+        assert_eq!(only("peek", 1), [dep("other", 1), dep("peek", 1)]);
+        assert_eq!(only("named", 0), [dep("named", 0), dep("other", 1)]);
+        assert_eq!(only("level", 1), [dep("level", 1), Dependency::Blackboard]);
+        for n in ["any", "which"] {
+            assert!(matches!(a.reads(n, 1), Reads::Anything(_)), "{n}");
+        }
     }
 
     #[test]

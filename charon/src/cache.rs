@@ -1,15 +1,25 @@
-//! Answers of pure, read-only operations, kept until the database changes.
+//! Answers of pure, read-only operations, kept until the database changes what
+//! they read.
 //!
-//! An entry is tagged with the database generation seen *before* its call ran; a
-//! lookup only returns entries of the current generation. A change that commits while
-//! a call runs therefore never leaves a stale answer behind: at worst the entry is
-//! never used (and is evicted like any other).
+//! An entry is tagged with the database generation seen *before* its call ran. A
+//! lookup returns it only if no change the operation can read has committed since:
+//! [`Freshness`] keeps, for each operation, the generation of the last committed
+//! change to something it reads (the predicates it can reach through every rule, as
+//! the analysis proves them; see `analysis::Analysis::reads`), and the engine moves
+//! those marks *before* it publishes the generation a write commits. A change that
+//! commits while a call runs therefore never leaves a stale answer behind: at worst
+//! the entry is never used (and is evicted like any other). A write to a predicate
+//! no rule of an operation reaches leaves that operation's answers in place; a write
+//! whose changes Charon cannot name (a full dump), and an operation that may read
+//! anything (`clause/2` on a head known only when it runs), fall back to the old
+//! rule: every write forgets the answer.
 //!
 //! The cache is bounded by the bytes it holds (the key, which is the call's goal
 //! text, and the answer's JSON), not by a count of entries: one call with a
 //! megabyte argument weighs what a thousand small ones do. Admission and eviction
 //! are `quick_cache`'s (CLOCK-Pro): keys seen once do not push out keys in use.
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use quick_cache::Weighter;
@@ -115,11 +125,14 @@ impl<V: Weigh + Clone> AnswerCache<V> {
         self.entries.is_some()
     }
 
-    pub(crate) fn get(&self, key: &str, generation: u64) -> Option<V> {
+    /// The answer under `key` if it was computed at generation `fresh_since` or
+    /// later (the current generation, or the last change its operation can read: see
+    /// [`Freshness::since`]).
+    pub(crate) fn get(&self, key: &str, fresh_since: u64) -> Option<V> {
         let entries = self.entries.as_ref()?;
         let found = entries
             .get(key)
-            .and_then(|(g, v)| (g == generation).then_some(v));
+            .and_then(|(g, v)| (g >= fresh_since).then_some(v));
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -143,5 +156,99 @@ impl<V: Weigh + Clone> AnswerCache<V> {
             bytes: self.entries.as_ref().map_or(0, |c| c.weight()),
             capacity: self.capacity,
         }
+    }
+}
+
+/// Something an answer can depend on, which a write can change.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Dependency {
+    /// The clauses of every predicate of this name and arity, in any module.
+    Predicate(String, usize),
+    /// The blackboard (`bb_get/2`, `bb_put/2`).
+    Blackboard,
+}
+
+impl std::fmt::Display for Dependency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dependency::Predicate(name, arity) => {
+                write!(f, "{name}/{arity}")
+            }
+            Dependency::Blackboard => f.write_str("the blackboard"),
+        }
+    }
+}
+
+/// What an operation's answers depend on, as the analysis proves it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Reads {
+    /// Only these.
+    Only(BTreeSet<Dependency>),
+    /// Anything: the reason.
+    Anything(String),
+}
+
+/// For each operation, the generation of the last committed change it can read: a
+/// cached answer computed before that is stale (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct Freshness {
+    /// By operation index.
+    marks: Vec<AtomicU64>,
+    /// The operations that read each dependency.
+    readers: HashMap<Dependency, Vec<usize>>,
+    /// The operations that may read anything: every change marks them.
+    anything: Vec<usize>,
+}
+
+impl Freshness {
+    /// Marks for operations that read `reads[i]` each (`None`: an operation whose
+    /// answers are never cached, which needs no mark).
+    pub(crate) fn new(reads: &[Option<Reads>]) -> Freshness {
+        let mut readers: HashMap<Dependency, Vec<usize>> = HashMap::new();
+        let mut anything = Vec::new();
+        for (op, r) in reads.iter().enumerate() {
+            match r {
+                Some(Reads::Only(deps)) => {
+                    for d in deps {
+                        readers.entry(d.clone()).or_default().push(op);
+                    }
+                }
+                Some(Reads::Anything(_)) => anything.push(op),
+                None => {}
+            }
+        }
+        Freshness {
+            marks: reads.iter().map(|_| AtomicU64::new(0)).collect(),
+            readers,
+            anything,
+        }
+    }
+
+    /// Records that generation `generation` changes `what` (`None`: anything).
+    /// Called before the generation is published.
+    pub(crate) fn changed(&self, what: Option<&[Dependency]>, generation: u64) {
+        let mark = |op: &usize| {
+            self.marks[*op].fetch_max(generation, Ordering::AcqRel);
+        };
+        match what {
+            None => self.marks.iter().for_each(|m| {
+                m.fetch_max(generation, Ordering::AcqRel);
+            }),
+            Some(deps) => {
+                deps.iter()
+                    .filter_map(|d| self.readers.get(d))
+                    .flatten()
+                    .chain(&self.anything)
+                    .for_each(mark);
+            }
+        }
+    }
+
+    /// The generation an answer of operation `op` must have been computed at, or
+    /// after, to be fresh.
+    pub(crate) fn since(&self, op: usize) -> u64 {
+        self.marks
+            .get(op)
+            .map_or(u64::MAX, |m| m.load(Ordering::Acquire))
     }
 }

@@ -1,6 +1,7 @@
-//! The answer cache: only pure read-only operations, never a stale answer.
+//! The answer cache: only pure read-only operations, never a stale answer, and
+//! answers kept across writes to what they cannot read.
 
-use charon::{EngineConfig, KnowledgeBase};
+use charon::{CacheScope, EngineConfig, KnowledgeBase};
 use serde_json::json;
 
 use crate::util::{config, example, fixture};
@@ -58,4 +59,69 @@ fn a_change_invalidates_cached_answers() {
     assert!(kb.call("put_note_then_throw", &json!({"X": "a"})).is_err());
     assert_eq!(kb.call("get_counter", &json!({})).expect("get"), json!(5));
     assert_eq!(kb.call("get_notes", &json!({})).expect("notes"), json!([]));
+}
+
+/// Calls `op` and says whether the engine ran it (a cache miss).
+fn ran(kb: &KnowledgeBase, op: &str, args: &serde_json::Value) -> (serde_json::Value, bool) {
+    let before = kb.stats().calls;
+    let answer = kb.call(op, args).expect(op);
+    (answer, kb.stats().calls != before)
+}
+
+#[test]
+fn a_write_forgets_only_the_answers_that_can_read_what_it_changed() {
+    let kb = cached(fixture("state/scoped.pl"));
+    let alice = json!({"User": "alice"});
+    assert_eq!(ran(&kb, "roles", &alice), (json!(["admin"]), true));
+    assert_eq!(ran(&kb, "linked_all", &json!({})), (json!([1]), true));
+    assert_eq!(ran(&kb, "notes", &json!({})), (json!([]), true));
+
+    // A note changes nothing roles/2 or linked_all/1 can read.
+    kb.call("add_note", &json!({"X": "n1"})).expect("add_note");
+    assert_eq!(ran(&kb, "roles", &alice), (json!(["admin"]), false));
+    assert_eq!(ran(&kb, "linked_all", &json!({})), (json!([1]), false));
+    assert_eq!(ran(&kb, "notes", &json!({})), (json!(["n1"]), true));
+
+    // A grant does; other/1 is read through a rule a directive asserted.
+    kb.call("grant_role", &json!({"User": "alice", "Role": "viewer"}))
+        .expect("grant");
+    assert_eq!(
+        ran(&kb, "roles", &alice),
+        (json!(["admin", "viewer"]), true)
+    );
+    kb.call("add_other", &json!({"X": 2})).expect("add_other");
+    assert_eq!(ran(&kb, "linked_all", &json!({})), (json!([1, 2]), true));
+    assert_eq!(
+        ran(&kb, "roles", &alice),
+        (json!(["admin", "viewer"]), false)
+    );
+
+    // A note/1 of another module counts as note/1 (compared by name and arity).
+    kb.call("add_m_note", &json!({"X": "m1"}))
+        .expect("add_m_note");
+    assert_eq!(ran(&kb, "notes", &json!({})), (json!(["n1"]), true));
+
+    // A read that inspects a predicate known only when it runs forgets at every write.
+    let name = json!({"Name": "other"});
+    assert_eq!(ran(&kb, "by_name", &name), (json!([1, 2]), true));
+    assert_eq!(ran(&kb, "by_name", &name), (json!([1, 2]), false));
+    kb.call("set_level", &json!({"L": 1})).expect("set_level");
+    assert_eq!(ran(&kb, "by_name", &name), (json!([1, 2]), true));
+    assert_eq!(ran(&kb, "level", &json!({})), (json!(1), true));
+
+    assert_eq!(
+        kb.cache_scope("roles"),
+        Some(CacheScope::Reads(vec!["grant/2".into(), "roles/2".into()]))
+    );
+    assert!(
+        matches!(kb.cache_scope("by_name"), Some(CacheScope::Anything { reason }) if reason.contains("clause/2"))
+    );
+    assert!(kb.cache_scope("level").is_some_and(
+        |s| matches!(s, CacheScope::Reads(r) if r.contains(&"the blackboard".to_string()))
+    ));
+    assert_eq!(
+        kb.cache_scope("grant_role"),
+        None,
+        "a write is never cached"
+    );
 }

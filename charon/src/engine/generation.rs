@@ -19,6 +19,7 @@ use super::Engine;
 use super::outcome;
 use super::process::{Failure, Worker};
 use super::protocol::{Request, Response};
+use crate::cache::Dependency;
 
 /// The journal is never folded below this size.
 const FOLD_AT: usize = 1 << 20;
@@ -100,6 +101,78 @@ pub(super) fn changes_text(changes: &str) -> Arc<str> {
     changes.trim_end().trim_end_matches('.').trim_end().into()
 }
 
+/// One recorded change, as [`changed`] reads it from a change list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Changed {
+    /// A clause of `name/arity` in `module` was added or removed.
+    Clauses {
+        module: String,
+        name: String,
+        arity: usize,
+    },
+    /// A blackboard key was set.
+    Blackboard,
+}
+
+/// What a change list (`[assertz(M:C), retract(M:C), retractall(M:H), bb_put(K, V),
+/// …]`, as the wrapper records it) changes; `None` when the text cannot be read
+/// that way.
+pub(crate) fn changed_by(text: &str) -> Option<Vec<Changed>> {
+    use crate::term::PlTerm;
+    let PlTerm::List(changes) = crate::term::read_term(text, usize::MAX).ok()? else {
+        return None;
+    };
+    changes
+        .iter()
+        .map(|change| {
+            let PlTerm::Compound(kind, args) = change else {
+                return None;
+            };
+            if kind == "bb_put" {
+                return Some(Changed::Blackboard);
+            }
+            let [PlTerm::Compound(colon, qualified)] = args.as_slice() else {
+                return None;
+            };
+            let [PlTerm::Atom(module), clause] = qualified.as_slice() else {
+                return None;
+            };
+            if colon != ":" {
+                return None;
+            }
+            let head = match clause {
+                PlTerm::Compound(neck, parts) if neck == ":-" && parts.len() == 2 => &parts[0],
+                other => other,
+            };
+            let (name, arity) = match head {
+                PlTerm::Atom(name) => (name.clone(), 0),
+                PlTerm::Compound(name, args) => (name.clone(), args.len()),
+                // A list or a string as a head: '.'/2 (nothing a file would hold).
+                _ => return None,
+            };
+            Some(Changed::Clauses {
+                module: module.clone(),
+                name,
+                arity,
+            })
+        })
+        .collect()
+}
+
+/// What the answer cache must forget after a change list: `None` for anything.
+fn changed(text: &str) -> Option<Vec<Dependency>> {
+    let mut deps: Vec<Dependency> = changed_by(text)?
+        .into_iter()
+        .map(|c| match c {
+            Changed::Clauses { name, arity, .. } => Dependency::Predicate(name, arity),
+            Changed::Blackboard => Dependency::Blackboard,
+        })
+        .collect();
+    deps.sort();
+    deps.dedup();
+    Some(deps)
+}
+
 /// What a worker needs to reach the latest generation.
 struct CatchUp {
     restore: Option<Option<Arc<Dump>>>,
@@ -118,10 +191,13 @@ impl Engine {
     /// failure to fold the journal afterwards is logged, and the worker is marked for
     /// a restore.
     pub(super) fn commit_changes(&self, worker: &mut Worker, text: Arc<str>, deadline: Instant) {
+        // Read before the history lock: its cost is the size of the change.
+        let changed = self.inner.freshness.get().map(|_| changed(&text));
         let fold = {
             let mut h = self.history();
             let number = h.push(text);
             worker.generation = number;
+            self.mark_changed(changed.as_ref().and_then(Option::as_deref), number);
             self.inner.published.store(number, Ordering::Release);
             h.journal_bytes > FOLD_AT.max(2 * h.base_bytes)
         };
@@ -143,6 +219,7 @@ impl Engine {
         let number = h.number + 1;
         h.install(dump, number);
         worker.generation = number;
+        self.mark_changed(None, number);
         self.inner.published.store(number, Ordering::Release);
     }
 

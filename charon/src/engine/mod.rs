@@ -91,7 +91,9 @@ pub(crate) use outcome::Outcome;
 
 pub(crate) use private_dir::PrivateDir;
 
+use crate::cache::{Dependency, Freshness};
 use crate::persist::Entry;
+pub(crate) use generation::{Changed, changed_by};
 use generation::{History, UNKNOWN};
 use pool::InFlight;
 use process::{Failure, Files, Worker};
@@ -180,6 +182,9 @@ struct Inner {
     batcher: Arc<batch::Batcher>,
     /// Numbers the calls of batches.
     request_ids: AtomicU64,
+    /// What each cached answer depends on: marked by every commit before it is
+    /// published (see `crate::cache`). Set once the analysis is done.
+    freshness: std::sync::OnceLock<Arc<Freshness>>,
 }
 
 impl Drop for Inner {
@@ -264,6 +269,7 @@ impl Engine {
                 retired: std::sync::atomic::AtomicU32::new(0),
                 batcher: Arc::default(),
                 request_ids: AtomicU64::new(1),
+                freshness: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -290,6 +296,20 @@ impl Engine {
     /// The current database generation: it changes whenever a mutating call commits.
     pub(crate) fn generation(&self) -> u64 {
         self.inner.published.load(Ordering::Acquire)
+    }
+
+    /// From now on, every commit marks the operations that can read what it
+    /// changed, before it is published (see `crate::cache`).
+    pub(crate) fn set_freshness(&self, freshness: Arc<Freshness>) {
+        let _ = self.inner.freshness.set(freshness);
+    }
+
+    /// Marks what generation `number` changes (`None`: anything) before it is
+    /// published.
+    fn mark_changed(&self, what: Option<&[Dependency]>, number: u64) {
+        if let Some(f) = self.inner.freshness.get() {
+            f.changed(what, number);
+        }
     }
 
     /// Reads the knowledge base (and the local files it loads) for the analysis of
@@ -345,6 +365,7 @@ impl Engine {
                     }
                 }
             }
+            self.mark_changed(None, h.number);
             self.inner.published.store(h.number, Ordering::Release);
         }
         *self.inner.persist.lock().unwrap_or_else(|p| p.into_inner()) = Some((persister, module));

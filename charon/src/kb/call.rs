@@ -449,7 +449,9 @@ impl KnowledgeBase {
         if !call.cacheable {
             return None;
         }
-        let value = self.cache.get(&call.query, self.engine.generation())?;
+        let value = self
+            .cache
+            .get(&call.query, self.freshness.since(call.op.index))?;
         Some(Answer {
             value,
             output: String::new(),

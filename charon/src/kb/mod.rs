@@ -13,6 +13,7 @@ mod error;
 mod explain;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
 pub use call::{Answer, Call, OpId};
@@ -23,7 +24,7 @@ pub use explain::{
 };
 
 use crate::analysis::{self, Verdict};
-use crate::cache::AnswerCache;
+use crate::cache::{AnswerCache, Freshness, Reads};
 use crate::engine::{Access, Engine, EngineConfig, EngineError, PrivateDir, Replication};
 use crate::pldoc::{self, Operation, Rejection, Report};
 
@@ -75,6 +76,21 @@ impl Effects {
     }
 }
 
+/// What the cached answers of a read depend on, as Charon proved it: a write that
+/// changes none of it leaves them in the cache.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CacheScope {
+    /// The clauses of these predicates (`name/arity`, in any module) and, if it is
+    /// listed, the blackboard: every predicate the operation can reach.
+    Reads(Vec<String>),
+    /// Anything: every write forgets its answers.
+    Anything {
+        /// Why nothing narrower could be proven.
+        reason: String,
+    },
+}
+
 /// A knowledge base loaded into the engine, with its operations.
 #[derive(Debug)]
 pub struct KnowledgeBase {
@@ -89,6 +105,10 @@ pub struct KnowledgeBase {
     /// What the analysis warns about (calls of predicates no file defines).
     warnings: Vec<String>,
     cache: AnswerCache,
+    /// What each cacheable operation reads (`None` for the others).
+    reads: Vec<Option<Reads>>,
+    /// When each operation's cached answers were last made stale.
+    freshness: Arc<Freshness>,
     pending: AtomicUsize,
     /// Tells this knowledge base's [`OpId`]s from another's.
     serial: u64,
@@ -337,6 +357,14 @@ impl KnowledgeBase {
             }
         }
         let cache = AnswerCache::new(engine.config().answer_cache);
+        let reads: Vec<Option<Reads>> = report
+            .operations
+            .iter()
+            .zip(&effects)
+            .map(|(op, v)| v.cacheable.then(|| found.reads(&op.predicate, op.arity())))
+            .collect();
+        let freshness = Arc::new(Freshness::new(&reads));
+        engine.set_freshness(Arc::clone(&freshness));
         let counting = engine.config().limits.counting;
         // Fail closed: a knowledge base may set inference limits of its own unless
         // the analysis saw every goal it can call (no problem, nothing untracked,
@@ -356,6 +384,8 @@ impl KnowledgeBase {
             single_worker,
             warnings: found.dangling,
             cache,
+            reads,
+            freshness,
             pending: AtomicUsize::new(0),
             serial: {
                 static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -472,6 +502,18 @@ impl KnowledgeBase {
     pub fn is_cacheable(&self, name: &str) -> bool {
         self.resolve(name)
             .is_some_and(|id| self.effects[id.index()].cacheable)
+    }
+
+    /// What the cached answers of `name` depend on: `None` for an operation whose
+    /// answers are not cached (or an unknown one).
+    pub fn cache_scope(&self, name: &str) -> Option<CacheScope> {
+        let id = self.resolve(name)?;
+        Some(match self.reads[id.index()].as_ref()? {
+            Reads::Only(deps) => CacheScope::Reads(deps.iter().map(|d| d.to_string()).collect()),
+            Reads::Anything(reason) => CacheScope::Anything {
+                reason: reason.clone(),
+            },
+        })
     }
 
     /// The database generation: it changes with every write that changed something.

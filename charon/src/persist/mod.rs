@@ -307,46 +307,23 @@ impl Persister {
     }
 }
 
-/// The predicates of `module` that a change list (`[assertz(M:C), retract(M:C),
-/// retractall(M:H), bb_put(K, V), …]`, as the engine records it) changes; `None` when
-/// the text cannot be read that way.
+/// The predicates of `module` that a change list changes; `None` when the text
+/// cannot be read that way.
 fn changed_predicates(text: &str, module: &str) -> Option<Vec<Pi>> {
-    use crate::term::PlTerm;
-    let PlTerm::List(changes) = crate::term::read_term(text, usize::MAX).ok()? else {
-        return None;
-    };
-    let mut out = Vec::new();
-    for change in changes {
-        let PlTerm::Compound(kind, args) = change else {
-            return None;
-        };
-        if kind == "bb_put" {
-            continue;
-        }
-        let [PlTerm::Compound(colon, qualified)] = args.as_slice() else {
-            return None;
-        };
-        let [PlTerm::Atom(m), clause] = qualified.as_slice() else {
-            return None;
-        };
-        if colon != ":" {
-            return None;
-        }
-        if m != module {
-            continue;
-        }
-        let head = match clause {
-            PlTerm::Compound(neck, parts) if neck == ":-" && parts.len() == 2 => &parts[0],
-            other => other,
-        };
-        out.push(match head {
-            PlTerm::Atom(name) => (name.clone(), 0),
-            PlTerm::Compound(name, args) => (name.clone(), args.len()),
-            // A list or a string as a head: '.'/2 (nothing a file would hold).
-            _ => return None,
-        });
-    }
-    Some(out)
+    use crate::engine::Changed;
+    Some(
+        crate::engine::changed_by(text)?
+            .into_iter()
+            .filter_map(|c| match c {
+                Changed::Clauses {
+                    module: m,
+                    name,
+                    arity,
+                } if m == module => Some((name, arity)),
+                _ => None,
+            })
+            .collect(),
+    )
 }
 
 /// The journal beside `path` when it holds records (writes that may not be in the
