@@ -673,8 +673,9 @@ fn serve(
         tracing::info!("listening on http://{addr}");
         let app = app(addr);
         // hyper's own limits are set above Charon's (the guard answers a long URI or
-        // large headers with problem details), so that hyper's bare 414/431 only
-        // meet requests far past them.
+        // large headers with problem details); past them hyper answers by itself,
+        // and the connection wrapper gives its bare 400/414/431 the same problem
+        // details.
         let mut builder =
             hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new());
         builder
@@ -697,7 +698,10 @@ fn serve(
                     };
                     let service = hyper_util::service::TowerToHyperService::new(app.clone());
                     let connection = builder
-                        .serve_connection_with_upgrades(hyper_util::rt::TokioIo::new(stream), service)
+                        .serve_connection_with_upgrades(
+                            hyper_util::rt::TokioIo::new(charon::http::ProblemsOnParseErrors::new(stream)),
+                            service,
+                        )
                         .into_owned();
                     let connection = graceful.watch(connection);
                     tokio::spawn(async move {

@@ -600,6 +600,20 @@ fn endpoint(
     }))
 }
 
+/// The answer to a `DELETE` that closed a session: 204 No Content. (rmcp answers
+/// 202 Accepted; the transport leaves the success status open, and the official
+/// Python SDK takes only 200 or 204, logging a failure for anything else.)
+fn session_closed(response: axum::response::Response) -> axum::response::Response {
+    if response.status() != axum::http::StatusCode::ACCEPTED {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    parts.status = axum::http::StatusCode::NO_CONTENT;
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    parts.headers.remove(axum::http::header::CONTENT_TYPE);
+    axum::response::Response::from_parts(parts, axum::body::Body::empty())
+}
+
 /// When a request reached the server (set by `precheck`, read by `call_tool`).
 #[derive(Debug, Clone, Copy)]
 struct Arrived(std::time::Instant);
@@ -633,6 +647,9 @@ async fn precheck(
 ) -> axum::response::Response {
     use std::sync::atomic::Ordering;
     let arrived = std::time::Instant::now();
+    if req.method() == axum::http::Method::DELETE {
+        return session_closed(next.run(req).await);
+    }
     if req.method() != axum::http::Method::POST {
         // A GET stream replays and carries results too.
         return unmark_body(next.run(req).await);

@@ -369,3 +369,36 @@ fn eight_hundred_concurrent_tool_calls_get_back_pressure_within_the_limit() {
     let after = call_over(stream, &sessions[0], 1, "det1", json!({"X": 1}));
     assert!(after.body.contains(r#""result":2"#), "{}", after.body);
 }
+
+#[test]
+fn a_closed_session_is_answered_as_clients_expect_and_is_gone() {
+    use crate::util::{fixture, mcp_http_server, mcp_initialize, mcp_post};
+    let server = mcp_http_server(&fixture("types.pl"), &[], &[]);
+    let port = server.port;
+    let opened = mcp_post(port, &mcp_initialize("closer"), &[]);
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let id = opened
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_string();
+    let host = format!("127.0.0.1:{port}");
+    let version = ("Mcp-Protocol-Version", "2025-06-18");
+    let close = |id: &str| {
+        crate::util::request(
+            port,
+            "DELETE",
+            "/mcp",
+            &[("Host", &host), ("Mcp-Session-Id", id), version],
+            "",
+        )
+    };
+    // The official Python SDK takes 200 or 204, and logs a failure for anything else.
+    let closed = close(&id);
+    assert_eq!(closed.status, 204, "{}", closed.body);
+    assert_eq!(closed.body, "");
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}).to_string();
+    let after = mcp_post(port, &ping, &[("Mcp-Session-Id", &id), version]);
+    assert_eq!(after.status, 404, "the session is gone: {}", after.body);
+    // DELETE is idempotent: closing it again is no error.
+    assert_eq!(close(&id).status, 204);
+}

@@ -11,6 +11,7 @@ status is non-zero when anything failed.
 import argparse
 import asyncio
 import json
+import logging
 import os
 import re
 import subprocess
@@ -29,6 +30,21 @@ RESULTS = {"passed": 0, "failed": 0}
 def check(name, ok, detail=""):
     RESULTS["passed" if ok else "failed"] += 1
     print(f"{'ok  ' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"), flush=True)
+
+
+class Warnings(logging.Handler):
+    """Collects what the SDK logs at WARNING or above (a closed session must log nothing)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+SDK_WARNINGS = Warnings()
+logging.getLogger("mcp").addHandler(SDK_WARNINGS)
 
 
 def streams_of(transport):
@@ -292,10 +308,14 @@ async def run(args):
                 # …and with it, the whole suite runs as without one.
                 headers = {"Authorization": f"Bearer {args.token}"} if args.token else None
                 client = create_mcp_http_client(headers=headers)
+                SDK_WARNINGS.messages.clear()
                 async with client, streamable_http_client(url, http_client=client) as transport:
                     read, write = streams_of(transport)
                     async with ClientSession(read, write) as session:
                         await suite(session, args)
+                # Leaving the context sent DELETE: the SDK takes 200 or 204 without a word.
+                check(f"http: {label}: the session closes without a warning from the SDK",
+                      SDK_WARNINGS.messages == [], str(SDK_WARNINGS.messages))
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)

@@ -149,7 +149,8 @@ pub enum EngineError {
     /// The worker's answer could not be read.
     #[error("the engine's answer could not be read: {0}")]
     Protocol(String),
-    /// The worker died (stack exhaustion, engine panic).
+    /// The worker died (an engine panic; a stack that could not grow is a
+    /// [`MemoryLimit`](Self::MemoryLimit)).
     #[error("the engine stopped while running the call ({0}); it has been restarted")]
     Crashed(String),
     /// A worker could not be started.

@@ -407,6 +407,9 @@ impl Worker {
     ) -> Result<Option<Response>, Failure> {
         let failure = match self.read_line(until, spin) {
             Ok(line) => match serde_json::from_slice::<Response>(&line) {
+                Ok(Response::Crashed { message }) if ran_out_of_stack(&message) => {
+                    Failure::OutOfMemory
+                }
                 Ok(Response::Crashed { message }) => Failure::Died(message),
                 Ok(r) => return Ok(Some(r)),
                 Err(e) => Failure::Died(format!("bad worker answer: {e}")),
@@ -558,4 +561,12 @@ fn load_message(kb: &Path, messages: &str) -> String {
     } else {
         format!("{at}: the knowledge base failed to load: {detail}")
     }
+}
+
+/// Whether a worker's panic message says the engine could not get memory: scryer
+/// 0.10 panics when its stack cannot grow (a recursion past the memory limit)
+/// rather than raising `resource_error(memory)`, and Rust's allocator reports a
+/// failed allocation the same way.
+fn ran_out_of_stack(message: &str) -> bool {
+    message.contains("growing the stack failed") || message.contains("memory allocation")
 }

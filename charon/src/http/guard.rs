@@ -42,7 +42,9 @@ use axum::response::{IntoResponse, Response};
 use super::Problem;
 
 /// Longest request target (path and query) answered; longer is 414 problem details.
-/// (Past 64 KiB the HTTP library cannot hold a URI at all and answers a bare 414.)
+/// (Past 64 KiB the HTTP library cannot hold a URI at all and answers 414 by
+/// itself; served through [`ProblemsOnParseErrors`](super::ProblemsOnParseErrors),
+/// as `charon http` does, that answer carries the same problem details.)
 pub const MAX_URI_BYTES: usize = 60 * 1024;
 /// Most header fields in a request; more is 431 problem details.
 pub const MAX_HEADERS: usize = 100;

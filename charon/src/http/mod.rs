@@ -16,6 +16,7 @@
 mod guard;
 pub mod openapi;
 mod problem;
+mod wire;
 
 use std::sync::Arc;
 
@@ -29,6 +30,7 @@ use serde_json::{Map, Value, json};
 
 pub use guard::{Guard, MAX_HEAD_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use problem::{PROBLEM_JSON, Problem};
+pub use wire::ProblemsOnParseErrors;
 
 use crate::pldoc::{Method, Operation};
 use crate::reason::Reasoner;

@@ -138,7 +138,8 @@ pub enum CallError {
         limit: Duration,
     },
     /// The call ran out of memory: the engine raised `resource_error(memory)` or
-    /// its worker died for want of memory ([`Limits::memory`](crate::Limits)).
+    /// its worker died for want of memory ([`Limits::memory`](crate::Limits)), its
+    /// stack among it.
     #[error("{operation} ran out of memory{} and was stopped", limit.map(|b| format!(" (the limit is {} MiB per worker)", b >> 20)).unwrap_or_default())]
     MemoryLimit {
         /// The operation.

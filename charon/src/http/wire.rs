@@ -1,0 +1,198 @@
+//! Problem details for the requests the HTTP library answers by itself.
+//!
+//! hyper refuses some requests before any service sees them, with a response that
+//! has a status and no body: a request target past 64 KiB (414), a head past its
+//! read buffer (431), a request line it cannot parse (400). The guard answers the
+//! same refusals with problem details below those sizes (see `guard`); past them,
+//! [`ProblemsOnParseErrors`] — a wrapper of the connection hyper writes to —
+//! replaces hyper's bare response with the same problem details, so that a client
+//! gets a body it can read whatever the length of what it sent.
+
+use std::io::IoSlice;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use axum::http::StatusCode;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use super::guard::MAX_URI_BYTES;
+use super::problem::{PROBLEM_JSON, Problem};
+
+/// A connection whose bodiless parse-error responses (written by hyper itself)
+/// are replaced by problem details. Serve `ProblemsOnParseErrors::new(stream)` in
+/// place of the stream.
+#[derive(Debug)]
+pub struct ProblemsOnParseErrors<IO> {
+    inner: IO,
+    /// A replacement response still to be written.
+    pending: Vec<u8>,
+    sent: usize,
+}
+
+impl<IO> ProblemsOnParseErrors<IO> {
+    /// Wraps a connection.
+    pub fn new(inner: IO) -> Self {
+        ProblemsOnParseErrors {
+            inner,
+            pending: Vec::new(),
+            sent: 0,
+        }
+    }
+}
+
+impl<IO: AsyncRead + Unpin> AsyncRead for ProblemsOnParseErrors<IO> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<IO: AsyncWrite + Unpin> ProblemsOnParseErrors<IO> {
+    /// Writes what is left of a replacement; ready once it is all written.
+    fn drain(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        while self.sent < self.pending.len() {
+            let n = std::task::ready!(
+                Pin::new(&mut self.inner).poll_write(cx, &self.pending[self.sent..])
+            )?;
+            if n == 0 {
+                return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
+            }
+            self.sent += n;
+        }
+        self.pending.clear();
+        self.sent = 0;
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<IO: AsyncWrite + Unpin> AsyncWrite for ProblemsOnParseErrors<IO> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        std::task::ready!(self.drain(cx))?;
+        if let Some(replacement) = replacement(buf) {
+            self.pending = replacement;
+            // Taken whole: what hyper wrote is what the replacement stands for.
+            let _ = self.drain(cx)?;
+            return Poll::Ready(Ok(buf.len()));
+        }
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        std::task::ready!(self.drain(cx))?;
+        let mut full = bufs.iter().filter(|b| !b.is_empty());
+        if let (Some(only), None) = (full.next(), full.next())
+            && let Some(replacement) = replacement(only)
+        {
+            self.pending = replacement;
+            let _ = self.drain(cx)?;
+            return Poll::Ready(Ok(only.len()));
+        }
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        std::task::ready!(self.drain(cx))?;
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        std::task::ready!(self.drain(cx))?;
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// The problem-details response for `head`, if it is one of hyper's own parse-error
+/// responses: a whole response head with status 400, 414 or 431 and an empty body.
+/// (Charon's own responses of those statuses always have a body.)
+fn replacement(head: &[u8]) -> Option<Vec<u8>> {
+    let status = head.strip_prefix(b"HTTP/1.1 ")?.get(..3)?;
+    let problem = match status {
+        b"414" => Problem::refused(
+            StatusCode::URI_TOO_LONG,
+            "uri-too-long",
+            "URI too long",
+            format!(
+                "the request target is longer than the server can read (the limit is \
+                 {MAX_URI_BYTES} bytes): send the arguments in a JSON body instead"
+            ),
+        ),
+        b"431" => Problem::refused(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers-too-large",
+            "Request header fields too large",
+            "the request's head (request line and header fields) is larger than the \
+             server can read: send fewer or shorter header fields, and the arguments in \
+             a JSON body"
+                .to_string(),
+        ),
+        b"400" => Problem::refused(
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+            "Bad request",
+            "the request is not HTTP/1.1 the server can read (its request line or a \
+             header field is malformed)"
+                .to_string(),
+        ),
+        _ => return None,
+    };
+    let text = std::str::from_utf8(head).ok()?;
+    let (fields, rest) = text.split_once("\r\n\r\n")?;
+    let empty = fields
+        .split("\r\n")
+        .any(|f| f.eq_ignore_ascii_case("content-length: 0"));
+    if !rest.is_empty() || !empty {
+        return None;
+    }
+    let status_line = fields.split("\r\n").next()?;
+    let body = crate::json::to_vec(&problem.body()).ok()?;
+    let mut out = format!(
+        "{status_line}\r\ncontent-type: {PROBLEM_JSON}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replacement;
+
+    #[test]
+    fn only_bodiless_parse_error_responses_are_replaced() {
+        let bare = b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
+        let text = String::from_utf8(replacement(bare).expect("replaced")).expect("text");
+        assert!(text.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{text}");
+        assert!(
+            text.contains("content-type: application/problem+json"),
+            "{text}"
+        );
+        let (_, body) = text.split_once("\r\n\r\n").expect("a body");
+        let value: serde_json::Value = serde_json::from_str(body).expect("json");
+        assert_eq!(value["type"], "urn:charon:problem:uri-too-long");
+        assert!(text.contains(&format!("content-length: {}\r\n", body.len())));
+        for kept in [
+            &b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 12\r\n\r\n"[..],
+            b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\nleftover",
+            b"{\"status\": 400}",
+        ] {
+            assert_eq!(replacement(kept), None, "{}", String::from_utf8_lossy(kept));
+        }
+    }
+}
