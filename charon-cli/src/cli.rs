@@ -175,6 +175,13 @@ struct HttpArgs {
     /// Example: --explain
     #[arg(long, requires = "kb")]
     explain: bool,
+    /// Also serve GET /metrics for Prometheus (calls by operation and outcome,
+    /// durations, limits hit, the answer cache, the workers), behind the same
+    /// host, origin and token checks as the API.
+    ///
+    /// Example: --metrics
+    #[arg(long)]
+    metrics: bool,
     /// Address to bind. Anything but loopback makes the whole knowledge base queryable
     /// by anyone who can reach the port, unless a token is required (--token).
     ///
@@ -275,10 +282,17 @@ struct McpArgs {
     /// Example: --explain
     #[arg(long, requires = "kb")]
     explain: bool,
+    /// Also serve GET /metrics for Prometheus beside /mcp (the tools' calls by
+    /// outcome, durations, limits hit, the answer cache, the workers, the open
+    /// sessions), behind the same host, origin and token checks.
+    ///
+    /// Example: --metrics
+    #[arg(long)]
+    metrics: bool,
     /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
     ///
     /// Example: --stdio
-    #[arg(long, conflicts_with_all = ["host", "port", "allow_host", "allow_origin", "cors_origin", "max_sessions", "session_idle_secs"])]
+    #[arg(long, conflicts_with_all = ["host", "port", "allow_host", "allow_origin", "cors_origin", "max_sessions", "session_idle_secs", "metrics"])]
     stdio: bool,
     /// Address to bind for streamable HTTP at /mcp. Anything but loopback makes the
     /// whole knowledge base queryable by anyone who can reach the port (unless a token
@@ -330,6 +344,22 @@ struct Common {
     /// Example: --log debug, --log charon=trace,warn
     #[arg(long, value_name = "FILTER", default_value = "info")]
     log: String,
+    /// How log lines are written: text for people, json (one object per line,
+    /// fields included: a call's line has `operation`, `outcome` and
+    /// `duration_us`) for log collectors.
+    ///
+    /// Example: --log-format json
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    log_format: LogFormat,
+}
+
+/// How log lines are written (`--log-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LogFormat {
+    /// Text for people.
+    Text,
+    /// One JSON object per line.
+    Json,
 }
 
 /// Engine options and per-call limits (defaults are the library's
@@ -473,15 +503,19 @@ pub(crate) fn call_options() -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub(crate) fn init_logging(filter: &str) {
+pub(crate) fn init_logging(filter: &str, format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .or_else(|_| tracing_subscriber::EnvFilter::try_new(filter))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => logs.json().flatten_event(true).init(),
+    }
 }
 
 /// Runs the parsed command line.
@@ -514,7 +548,7 @@ fn load(path: &std::path::Path, config: EngineConfig) -> anyhow::Result<charon::
 }
 
 fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
-    init_logging(&args.common.log);
+    init_logging(&args.common.log, args.common.log_format);
     let config = EngineConfig {
         workers: 1,
         ..EngineConfig::default()
@@ -574,13 +608,14 @@ fn served(
 }
 
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
-    init_logging(&args.common.log);
+    init_logging(&args.common.log, args.common.log_format);
     let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
     let guard = args.guard.guard(&args.host)?;
     let options = charon::http::HttpOptions::default()
         .with_body_limit(args.body_limit)
         .with_guard(guard.clone())
-        .with_explain(args.explain);
+        .with_explain(args.explain)
+        .with_metrics(args.metrics);
     let app = match (kb, reasoner) {
         (Some(kb), Some(r)) => charon::http::router_with_reasoning(kb, r, options),
         (Some(kb), None) => charon::http::router_with(kb, options),
@@ -598,7 +633,7 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
-    init_logging(&args.common.log);
+    init_logging(&args.common.log, args.common.log_format);
     let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
     let server = match (kb, reasoner) {
         (Some(kb), Some(r)) => charon::mcp::McpServer::new(kb).with_reasoner(r),
@@ -621,7 +656,8 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
         .with_max_sessions(args.max_sessions)
         .with_idle_timeout(std::time::Duration::from_secs(
             args.session_idle_secs.max(1),
-        ));
+        ))
+        .with_metrics(args.metrics);
     let app = charon::mcp::http_router_with(server, guard.clone(), options);
     serve(
         &host,
@@ -734,7 +770,7 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
 }
 
 fn call(args: CallArgs) -> ExitCode {
-    init_logging(&args.log);
+    init_logging(&args.log, LogFormat::Text);
     // One call: one worker, and no answer cache to fill.
     let config = EngineConfig {
         workers: 1,
@@ -751,7 +787,7 @@ fn call(args: CallArgs) -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    init_logging(&args.common.log);
+    init_logging(&args.common.log, args.common.log_format);
     let mut config = args.limits.config();
     config.workers = 1;
     let kb = charon::KnowledgeBase::load_with(&args.kb, config)?;

@@ -74,6 +74,7 @@ pub mod http;
 pub mod json;
 mod kb;
 pub mod mcp;
+pub mod metrics;
 mod persist;
 pub mod reason;
 pub mod term;

@@ -46,6 +46,15 @@ pub struct McpServer {
 }
 
 impl McpServer {
+    /// What `GET /metrics` reports for this server, with `sessions` open.
+    fn metric_sources(&self, sessions: usize) -> crate::metrics::Sources<'_> {
+        crate::metrics::Sources {
+            kb: self.has_source.then_some(&*self.kb),
+            reasoner: self.reasoner.as_deref(),
+            mcp_sessions: Some(sessions),
+        }
+    }
+
     /// A server for `kb`.
     pub fn new(kb: Arc<KnowledgeBase>) -> Self {
         let tools = kb.operations().iter().map(tool).collect();
@@ -483,6 +492,10 @@ pub struct McpHttpOptions {
     /// Who may call (default [`Guard::open`](crate::http::Guard::open), for an
     /// endpoint mounted in an application; see [`router`]).
     pub guard: crate::http::Guard,
+    /// Serve `GET /metrics` beside `/mcp` in [`http_router_with`] (see
+    /// [`crate::metrics`]): the knowledge base's and the reasoning tools' metrics,
+    /// and the open sessions. Off by default.
+    pub metrics: bool,
 }
 
 impl Default for McpHttpOptions {
@@ -491,11 +504,18 @@ impl Default for McpHttpOptions {
             max_sessions: 1000,
             idle_timeout: std::time::Duration::from_secs(300),
             guard: crate::http::Guard::open(),
+            metrics: false,
         }
     }
 }
 
 impl McpHttpOptions {
+    /// These options with `GET /metrics` served (or not) by [`http_router_with`].
+    pub fn with_metrics(mut self, metrics: bool) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
     /// These options with another session limit.
     pub fn with_max_sessions(mut self, sessions: usize) -> Self {
         self.max_sessions = sessions;
@@ -536,7 +556,7 @@ impl McpHttpOptions {
 /// and every posted body as [`http_router_with`] describes.
 pub fn router(server: McpServer, options: McpHttpOptions) -> axum::Router {
     let guard = options.guard.clone();
-    crate::http::guarded(endpoint(server, &guard, &options, false), guard)
+    crate::http::guarded(endpoint(server, &guard, &options, false).0, guard)
 }
 
 /// The whole MCP-over-HTTP app with the default limits; see [`http_router_with`].
@@ -557,13 +577,29 @@ pub fn http_router_with(
     guard: crate::http::Guard,
     options: McpHttpOptions,
 ) -> axum::Router {
-    let app = axum::Router::new()
+    let metrics = options.metrics.then(|| server.clone());
+    let (endpoint, sessions) = endpoint(server, &guard, &options, true);
+    let mut app = axum::Router::new()
         // `/mcp`, `/mcp/` and below, as clients are configured.
-        .nest_service("/mcp", endpoint(server, &guard, &options, true))
+        .nest_service("/mcp", endpoint)
         .fallback(|req: axum::extract::Request| async move {
             use axum::response::IntoResponse;
             crate::http::Problem::not_found(req.uri().path()).into_response()
         });
+    if let Some(server) = metrics {
+        app = app.route(
+            "/metrics",
+            axum::routing::get(move || {
+                let (server, sessions) = (server.clone(), sessions.clone());
+                async move {
+                    let open = sessions.manager.sessions.read().await.len();
+                    crate::http::metrics_response(crate::metrics::render(
+                        server.metric_sources(open),
+                    ))
+                }
+            }),
+        );
+    }
     crate::http::guarded(app, guard)
 }
 
@@ -574,7 +610,7 @@ fn endpoint(
     guard: &crate::http::Guard,
     options: &McpHttpOptions,
     everywhere: bool,
-) -> axum::Router {
+) -> (axum::Router, Arc<Sessions>) {
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(options.idle_timeout);
     let manager = Arc::new(manager);
@@ -595,9 +631,11 @@ fn endpoint(
     } else {
         router
     };
-    router.layer(axum::middleware::from_fn(move |req, next| {
+    let open = sessions.clone();
+    let router = router.layer(axum::middleware::from_fn(move |req, next| {
         precheck(req, next, sessions.clone())
-    }))
+    }));
+    (router, open)
 }
 
 /// The answer to a `DELETE` that closed a session: 204 No Content. (rmcp answers

@@ -18,6 +18,7 @@ mod hostile; // values that try to become code come back as data
 mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against the document
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
 mod mcp; // MCP: tools from the model, Host/Origin checks, session limits (sessions: tests/mcp/)
+mod metrics; // GET /metrics: OpenMetrics text, counters moving with calls, the access rules
 mod mount; // the generated router and MCP nested in an app of its own (host name, fallback, state)
 mod persist; // --persist: atomic write-back, byte preservation, crashes, external edits
 mod persist_props; // --persist by property: random layouts and writes, clean stop or SIGKILL

@@ -169,6 +169,9 @@ struct Inner {
     persist: Mutex<Option<(crate::persist::Persister, String)>>,
     counter: AtomicU64,
     started: AtomicU64,
+    /// Workers retired for recycling, and workers discarded (see `EngineStats`).
+    recycled: AtomicU64,
+    replaced: AtomicU64,
     calls: AtomicU64,
     /// Mirror of `generation.number`, readable without the lock.
     published: AtomicU64,
@@ -199,6 +202,11 @@ impl Drop for Inner {
 pub struct EngineStats {
     /// Worker processes started (initial ones, replacements and recycled ones).
     pub workers_started: u64,
+    /// Workers retired after their call count or memory growth (each replaced).
+    pub workers_recycled: u64,
+    /// Workers dropped and replaced because their state could not be trusted: a
+    /// call past its time limit, a crash, a write that failed or was not saved.
+    pub workers_replaced: u64,
     /// Calls answered or failed.
     pub calls: u64,
 }
@@ -262,6 +270,8 @@ impl Engine {
                 persist: Mutex::new(None),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
+                recycled: AtomicU64::new(0),
+                replaced: AtomicU64::new(0),
                 calls: AtomicU64::new(0),
                 published: AtomicU64::new(0),
                 in_flight: AtomicUsize::new(0),
@@ -283,6 +293,8 @@ impl Engine {
     pub(crate) fn stats(&self) -> EngineStats {
         EngineStats {
             workers_started: self.inner.started.load(Ordering::Relaxed),
+            workers_recycled: self.inner.recycled.load(Ordering::Relaxed),
+            workers_replaced: self.inner.replaced.load(Ordering::Relaxed),
             calls: self.inner.calls.load(Ordering::Relaxed),
         }
     }

@@ -98,6 +98,7 @@ impl Engine {
                 && !self.inner.recycling.swap(true, Ordering::AcqRel)
             {
                 tracing::info!(target: "charon::engine", worker = worker.pid(), "recycling a worker: {why}");
+                self.inner.recycled.fetch_add(1, Ordering::Relaxed);
                 self.start_replacement(worker.pid());
             }
         }
@@ -126,6 +127,7 @@ impl Engine {
         let pid = worker.pid();
         drop(worker);
         if !self.take_retired(pid) {
+            self.inner.replaced.fetch_add(1, Ordering::Relaxed);
             self.replace_in_background();
         }
     }

@@ -53,6 +53,9 @@ pub struct HttpOptions {
     /// default: a proof shows the clauses and facts behind an answer, which an API
     /// of its operations alone does not.
     pub explain: bool,
+    /// Serve `GET /metrics` (see [`crate::metrics`]), behind the same guard as the
+    /// API. Off by default.
+    pub metrics: bool,
 }
 
 impl Default for HttpOptions {
@@ -61,6 +64,7 @@ impl Default for HttpOptions {
             body_limit: 1 << 20,
             guard: Guard::open(),
             explain: false,
+            metrics: false,
         }
     }
 }
@@ -81,6 +85,12 @@ impl HttpOptions {
     /// These options with another access policy.
     pub fn with_guard(mut self, guard: Guard) -> Self {
         self.guard = guard;
+        self
+    }
+
+    /// These options with `GET /metrics` served (or not).
+    pub fn with_metrics(mut self, metrics: bool) -> Self {
+        self.metrics = metrics;
         self
     }
 }
@@ -169,6 +179,9 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
             .collect();
         openapi::add_explain(&mut openapi, &explainable);
     }
+    if options.metrics {
+        openapi::add_metrics(&mut openapi);
+    }
     if options.guard.requires_token() {
         openapi::require_token(&mut openapi);
     }
@@ -207,6 +220,26 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
         router = router.route(
             "/explain",
             any(move |req: Request| explain_call(app.clone(), req)),
+        );
+    }
+    if app.options.metrics {
+        let app = app.clone();
+        router = router.route(
+            "/metrics",
+            any(move |req: Request| {
+                let app = app.clone();
+                async move {
+                    if let Some(p) = only_get(&req) {
+                        return p.into_response();
+                    }
+                    let sources = crate::metrics::Sources {
+                        kb: (!alone).then_some(&*app.kb),
+                        reasoner: app.reasoner.as_deref(),
+                        mcp_sessions: None,
+                    };
+                    metrics_response(crate::metrics::render(sources))
+                }
+            }),
         );
     }
     let docs = app.clone();
@@ -281,6 +314,11 @@ fn docs_page() -> Response {
         ),
     );
     response
+}
+
+/// `GET /metrics`: the text [`crate::metrics::render`] wrote.
+pub(crate) fn metrics_response(text: String) -> Response {
+    ([(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)], text).into_response()
 }
 
 /// How long `GET /health/ready` waits for a busy engine to take a trivial call.

@@ -183,6 +183,25 @@ pub fn add_explain(doc: &mut Value, operations: &[&Operation]) {
     );
 }
 
+/// Adds `GET /metrics` (see [`crate::metrics`]).
+pub fn add_metrics(doc: &mut Value) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    paths.insert(
+        "/metrics".into(),
+        json!({"get": {
+            "operationId": "metrics",
+            "summary": "Metrics in the OpenMetrics text format, for Prometheus",
+            "description": "Calls by operation and outcome, call durations, limits hit, the answer cache, the engine's workers and the calls waiting.",
+            "responses": {
+                "200": {"description": "The metrics.", "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}},
+                "405": problem_response("Only GET is served here."),
+            },
+        }}),
+    );
+}
+
 /// Declares the bearer token a server requires ([`super::Guard::with_token`]): the
 /// scheme, a requirement on every operation but the health probes, and their 401.
 pub fn require_token(doc: &mut Value) {

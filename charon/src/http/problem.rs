@@ -48,6 +48,11 @@ impl Problem {
         self.status
     }
 
+    /// The kind of problem: the last part of its `type` (`time-limit`, …).
+    pub fn kind(&self) -> &'static str {
+        self.slug
+    }
+
     /// 400: the arguments are wrong.
     pub fn bad_arguments(operation: &str, argument: Option<&str>, detail: String) -> Self {
         let p = Problem::new(

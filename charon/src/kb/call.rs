@@ -208,8 +208,14 @@ impl KnowledgeBase {
         let inputs = codec::inputs_of(op, args).map_err(|error| CallError::Arguments {
             operation: op.name.to_string(),
             error,
-        })?;
-        self.prepare_inputs(id, &inputs)
+        });
+        let call = inputs.and_then(|inputs| self.prepare_inputs(id, &inputs));
+        if call.is_err() {
+            // Counted here: a call refused for its arguments never reaches `invoke`.
+            self.metrics
+                .record(id.index, Duration::ZERO, Some("bad-arguments"));
+        }
+        call
     }
 
     /// Builds the call from input values in mode-line order (the typed methods'
@@ -255,6 +261,13 @@ impl KnowledgeBase {
     /// writes exactly (see [`crate::json`]); write the answer with `charon::json`,
     /// not with serde_json.
     pub fn invoke_exact(&self, call: Call) -> Result<Answer, CallError> {
+        let (index, started) = (call.op.index, Instant::now());
+        let result = self.invoke_unmetered(call);
+        self.metrics.record_call(index, started.elapsed(), &result);
+        result
+    }
+
+    fn invoke_unmetered(&self, call: Call) -> Result<Answer, CallError> {
         let operation = self.call_op(&call)?.name.to_string();
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
@@ -287,6 +300,17 @@ impl KnowledgeBase {
     /// [`invoke_async_since`](Self::invoke_async_since) for Charon's own surfaces,
     /// which write integers of any size exactly (see [`crate::json`]).
     pub(crate) async fn invoke_async_exact(
+        self: &Arc<Self>,
+        call: Call,
+        arrived: Instant,
+    ) -> Result<Answer, CallError> {
+        let (index, started) = (call.op.index, Instant::now());
+        let result = self.invoke_async_unmetered(call, arrived).await;
+        self.metrics.record_call(index, started.elapsed(), &result);
+        result
+    }
+
+    async fn invoke_async_unmetered(
         self: &Arc<Self>,
         call: Call,
         arrived: Instant,

@@ -109,6 +109,8 @@ pub struct KnowledgeBase {
     reads: Vec<Option<Reads>>,
     /// When each operation's cached answers were last made stale.
     freshness: Arc<Freshness>,
+    /// Calls by operation and outcome, durations (see `crate::metrics`).
+    metrics: crate::metrics::CallMetrics,
     pending: AtomicUsize,
     /// Tells this knowledge base's [`OpId`]s from another's.
     serial: u64,
@@ -375,6 +377,14 @@ impl KnowledgeBase {
             tracing::info!(target: "charon::analysis", kb = %display_name, "every call runs under the inference counter: the knowledge base may set inference limits of its own (call_with_inference_limit/3)");
         }
         let counters = counting::Counters::new(counting, own_limits, &effects);
+        let metrics = crate::metrics::CallMetrics::new(
+            "operation",
+            report
+                .operations
+                .iter()
+                .map(|op| op.name.to_string())
+                .collect(),
+        );
         let kb = KnowledgeBase {
             display,
             path: abs,
@@ -386,6 +396,7 @@ impl KnowledgeBase {
             cache,
             reads,
             freshness,
+            metrics,
             pending: AtomicUsize::new(0),
             serial: {
                 static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -514,6 +525,11 @@ impl KnowledgeBase {
                 reason: reason.clone(),
             },
         })
+    }
+
+    /// The calls counted for the metrics (see `crate::metrics`).
+    pub(crate) fn call_metrics(&self) -> &crate::metrics::CallMetrics {
+        &self.metrics
     }
 
     /// The database generation: it changes with every write that changed something.

@@ -516,6 +516,8 @@ pub struct Reasoner {
     programs: quick_cache::sync::Cache<String, Arc<Compiled>, CompiledWeight>,
     results: AnswerCache<CachedResult>,
     next: AtomicU64,
+    /// Calls of the tools served over HTTP and MCP (see `crate::metrics`).
+    metrics: crate::metrics::CallMetrics,
 }
 
 impl std::fmt::Debug for Reasoner {
@@ -575,6 +577,10 @@ impl Reasoner {
             config,
             results,
             next: AtomicU64::new(0),
+            metrics: crate::metrics::CallMetrics::new(
+                "tool",
+                TOOL_NAMES.iter().map(|t| t.to_string()).collect(),
+            ),
         })
     }
 
@@ -582,6 +588,11 @@ impl Reasoner {
     /// surfaces use it for health and readiness.
     pub(crate) fn runtime(&self) -> &Arc<KnowledgeBase> {
         &self.runtime
+    }
+
+    /// The tool calls counted for the metrics.
+    pub(crate) fn call_metrics(&self) -> &crate::metrics::CallMetrics {
+        &self.metrics
     }
 
     /// The reasoning settings.

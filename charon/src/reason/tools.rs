@@ -143,6 +143,33 @@ impl Reasoner {
         args: ToolArgs<'_>,
         arrived: Instant,
     ) -> Result<ToolOutput, String> {
+        let started = Instant::now();
+        let result = self.call_tool_unmetered(name, args, arrived).await;
+        if let Some(index) = super::TOOL_NAMES.iter().position(|t| *t == name) {
+            // A result with `ok: false` names its kind (`time_limit`, …): as a
+            // problem type, `time-limit`.
+            let kind = match &result {
+                Err(_) => Some("bad-arguments".to_string()),
+                Ok(out) if out.value.get("ok") == Some(&serde_json::Value::Bool(false)) => Some(
+                    out.value["error"]["kind"]
+                        .as_str()
+                        .unwrap_or("engine")
+                        .replace('_', "-"),
+                ),
+                Ok(_) => None,
+            };
+            self.metrics
+                .record(index, started.elapsed(), kind.as_deref());
+        }
+        result
+    }
+
+    async fn call_tool_unmetered(
+        self: &Arc<Self>,
+        name: &str,
+        args: ToolArgs<'_>,
+        arrived: Instant,
+    ) -> Result<ToolOutput, String> {
         let bad = |e: serde_json::Error| format!("{name}: {e}");
         let shaped = match name {
             "reason" => {

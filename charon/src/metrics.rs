@@ -1,0 +1,295 @@
+//! Metrics a Prometheus server can scrape: what the knowledge base's operations
+//! and the reasoning tools are doing, in the OpenMetrics text format (which
+//! Prometheus reads; `GET /metrics` when enabled, see
+//! [`HttpOptions::with_metrics`](crate::http::HttpOptions::with_metrics)).
+//!
+//! Every call is counted where every surface meets, [`KnowledgeBase::invoke`]
+//! and its async forms (HTTP, MCP, the Rust API and the generated functions
+//! alike): by operation and outcome (`ok`, or the problem type an HTTP client
+//! would get: `time-limit`, `det-failed`, …), with its duration in a histogram
+//! (answers from the cache included), and limits hit by kind. The engine's own
+//! counters — workers started, recycled and replaced, the answer cache, the calls
+//! waiting — are read when the metrics are written. The collection is a few
+//! atomic operations per call, always on; only the route is opt-in.
+//!
+//! | metric | type | labels |
+//! |---|---|---|
+//! | `charon_calls_total` | counter | `operation`, `outcome` |
+//! | `charon_call_duration_seconds` | histogram | `operation` |
+//! | `charon_limit_hits_total` | counter | `kind` |
+//! | `charon_reasoning_calls_total` | counter | `tool`, `outcome` |
+//! | `charon_reasoning_duration_seconds` | histogram | `tool` |
+//! | `charon_cache_hits_total`, `charon_cache_misses_total` | counter | |
+//! | `charon_cache_bytes`, `charon_cache_entries` | gauge | |
+//! | `charon_workers_started_total`, `charon_workers_recycled_total`, `charon_workers_replaced_total` | counter | |
+//! | `charon_calls_pending` | gauge | |
+//! | `charon_database_generation` | gauge | |
+//! | `charon_mcp_sessions` | gauge | |
+//!
+//! [`KnowledgeBase::invoke`]: crate::KnowledgeBase::invoke
+
+use std::time::Duration;
+
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+use crate::CallError;
+
+/// The media type of what [`render`] writes.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+type Labels = Vec<(String, String)>;
+
+/// A duration histogram family: 25 µs to about 100 s, each bucket 4× the last.
+type Durations = Family<Labels, Histogram, fn() -> Histogram>;
+
+fn durations() -> Histogram {
+    Histogram::new(exponential_buckets(25e-6, 4.0, 12))
+}
+
+/// Problem types that are limits (`charon_limit_hits_total`).
+const LIMITS: &[&str] = &[
+    "time-limit",
+    "inference-limit",
+    "memory-limit",
+    "too-many-solutions",
+    "answer-too-deep",
+    "answer-too-large",
+    "too-many-answers",
+    "overloaded",
+];
+
+/// The call metrics of one set of named things (operations, or reasoning tools).
+#[derive(Debug)]
+pub(crate) struct CallMetrics {
+    /// `calls_total` by name and outcome.
+    calls: Family<Labels, Counter>,
+    duration: Durations,
+    limits: Family<Labels, Counter>,
+    /// By index: the `ok` counter and the histogram, looked up once.
+    fast: Vec<(Counter, Histogram)>,
+    names: Vec<String>,
+    /// The label naming the thing: `operation` or `tool`.
+    label: &'static str,
+}
+
+impl CallMetrics {
+    /// Metrics for the things `names` (by index), labelled `label`.
+    pub(crate) fn new(label: &'static str, names: Vec<String>) -> CallMetrics {
+        let calls = Family::<Labels, Counter>::default();
+        let duration: Durations = Family::new_with_constructor(durations);
+        let fast = names
+            .iter()
+            .map(|n| {
+                (
+                    calls
+                        .get_or_create(&vec![
+                            (label.to_string(), n.clone()),
+                            ("outcome".into(), "ok".into()),
+                        ])
+                        .clone(),
+                    duration
+                        .get_or_create(&vec![(label.to_string(), n.clone())])
+                        .clone(),
+                )
+            })
+            .collect();
+        CallMetrics {
+            calls,
+            duration,
+            limits: Family::default(),
+            fast,
+            names,
+            label,
+        }
+    }
+
+    /// Counts a call of thing `index` that took `took` and ended with `error`
+    /// (`None`: an answer), named by its problem type.
+    pub(crate) fn record(&self, index: usize, took: Duration, error: Option<&str>) {
+        let Some((ok, histogram)) = self.fast.get(index) else {
+            return;
+        };
+        let (outcome, duration_us) = (error.unwrap_or("ok"), took.as_micros() as u64);
+        if self.label == "operation" {
+            tracing::debug!(target: "charon::call", operation = %self.names[index], outcome, duration_us, "call");
+        } else {
+            tracing::debug!(target: "charon::call", tool = %self.names[index], outcome, duration_us, "call");
+        }
+        histogram.observe(took.as_secs_f64());
+        match error {
+            None => {
+                ok.inc();
+            }
+            Some(kind) => {
+                let name = self.names[index].clone();
+                self.calls
+                    .get_or_create(&vec![
+                        (self.label.to_string(), name),
+                        ("outcome".into(), kind.to_string()),
+                    ])
+                    .inc();
+                if LIMITS.contains(&kind) {
+                    self.limits
+                        .get_or_create(&vec![("kind".into(), kind.to_string())])
+                        .inc();
+                }
+            }
+        }
+    }
+
+    /// [`record`](Self::record) for a call's result.
+    pub(crate) fn record_call<T>(
+        &self,
+        index: usize,
+        took: Duration,
+        result: &Result<T, CallError>,
+    ) {
+        self.record(index, took, result.as_ref().err().map(kind_of));
+    }
+}
+
+/// The problem type of a failed call, as HTTP names it (`time-limit`, …).
+pub(crate) fn kind_of(error: &CallError) -> &'static str {
+    crate::http::Problem::from_call(error).kind()
+}
+
+/// What [`render`] writes: the knowledge base's metrics, the reasoning tools', and
+/// the count of open MCP sessions, each if there is one.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Sources<'a> {
+    /// The knowledge base whose operations are served.
+    pub kb: Option<&'a crate::KnowledgeBase>,
+    /// The reasoning tools, if served.
+    pub reasoner: Option<&'a crate::reason::Reasoner>,
+    /// Open MCP sessions, if MCP is served over HTTP.
+    pub mcp_sessions: Option<usize>,
+}
+
+/// The metrics of `sources` in the OpenMetrics text format ([`CONTENT_TYPE`]).
+pub fn render(sources: Sources<'_>) -> String {
+    let mut registry = Registry::with_prefix("charon");
+    if let Some(kb) = sources.kb {
+        let m = kb.call_metrics();
+        register_calls(&mut registry, m, "call", "Calls of operations");
+        let cache = kb.cache_stats();
+        let engine = kb.stats();
+        counter(
+            &mut registry,
+            "cache_hits",
+            "Calls answered from the answer cache",
+            cache.hits,
+        );
+        counter(
+            &mut registry,
+            "cache_misses",
+            "Cacheable calls that had to run",
+            cache.misses,
+        );
+        gauge(
+            &mut registry,
+            "cache_bytes",
+            "Bytes the answer cache holds (keys and answers, estimated)",
+            cache.bytes,
+        );
+        gauge(
+            &mut registry,
+            "cache_entries",
+            "Answers the answer cache holds",
+            cache.entries,
+        );
+        counter(
+            &mut registry,
+            "workers_started",
+            "Engine worker processes started (first ones, replacements and recycled ones)",
+            engine.workers_started,
+        );
+        counter(
+            &mut registry,
+            "workers_recycled",
+            "Engine workers replaced after their call count or memory growth",
+            engine.workers_recycled,
+        );
+        counter(
+            &mut registry,
+            "workers_replaced",
+            "Engine workers killed or lost (a time limit, a crash, an unknown state) and replaced",
+            engine.workers_replaced,
+        );
+        gauge(
+            &mut registry,
+            "calls_pending",
+            "Calls admitted and not finished (waiting for or running on the engine)",
+            kb.pending() as u64,
+        );
+        gauge(
+            &mut registry,
+            "database_generation",
+            "The dynamic database's generation: it moves with every write that changed something",
+            kb.generation(),
+        );
+    }
+    if let Some(reasoner) = sources.reasoner {
+        register_calls(
+            &mut registry,
+            reasoner.call_metrics(),
+            "reasoning",
+            "Calls of the reasoning tools",
+        );
+    }
+    if let Some(n) = sources.mcp_sessions {
+        gauge(
+            &mut registry,
+            "mcp_sessions",
+            "Open MCP sessions over HTTP",
+            n as u64,
+        );
+    }
+    let mut text = String::new();
+    // Writing to a String cannot fail.
+    let _ = prometheus_client::encoding::text::encode(&mut text, &registry);
+    text
+}
+
+fn register_calls(registry: &mut Registry, m: &CallMetrics, prefix: &str, what: &str) {
+    let (calls, duration) = match prefix {
+        "call" => ("calls", "call_duration_seconds"),
+        _ => ("reasoning_calls", "reasoning_duration_seconds"),
+    };
+    registry.register(
+        calls,
+        format!("{what}, by outcome (ok, or the problem type)"),
+        m.calls.clone(),
+    );
+    registry.register(
+        duration,
+        format!("{what}: time from the call to its answer, in seconds"),
+        m.duration.clone(),
+    );
+    if prefix == "call" {
+        registry.register(
+            "limit_hits",
+            "Calls stopped by a limit, by kind",
+            m.limits.clone(),
+        );
+    } else {
+        registry.register(
+            "reasoning_limit_hits",
+            "Reasoning calls stopped by a limit, by kind",
+            m.limits.clone(),
+        );
+    }
+}
+
+fn counter(registry: &mut Registry, name: &str, help: &str, value: u64) {
+    registry.register(name, help, ConstCounter::new(value));
+}
+
+fn gauge(registry: &mut Registry, name: &str, help: &str, value: u64) {
+    let gauge = Gauge::<i64>::default();
+    gauge.set(i64::try_from(value).unwrap_or(i64::MAX));
+    registry.register(name, help, gauge);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Reads `GET /metrics` of a running `charon http --metrics` with the official
+Prometheus Python client's OpenMetrics parser (strict: a malformed exposition
+raises), and checks that the counters move as calls are made.
+
+    check_metrics.py http://127.0.0.1:PORT    # a server of examples/meds.pl --reasoning
+
+Each check prints one line; the exit status is non-zero when anything failed.
+"""
+
+import json
+import sys
+import urllib.error
+import urllib.request
+
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+FAILED = []
+
+
+def check(name, ok, detail=""):
+    print(f"{'ok  ' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"), flush=True)
+    if not ok:
+        FAILED.append(name)
+
+
+def scrape(base):
+    with urllib.request.urlopen(f"{base}/metrics") as r:
+        kind = r.headers["Content-Type"]
+        text = r.read().decode()
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    return kind, families
+
+
+def value(families, family, sample, **labels):
+    f = families.get(family)
+    if f is None:
+        return 0.0
+    return sum(s.value for s in f.samples if s.name == sample and s.labels == labels)
+
+
+def post(base, path, body):
+    req = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def main():
+    base = sys.argv[1].rstrip("/")
+    kind, before = scrape(base)
+    check("the media type is OpenMetrics text", kind.startswith("application/openmetrics-text"), kind)
+    check("the families are typed as Prometheus expects",
+          before["charon_calls"].type == "counter" and before["charon_call_duration_seconds"].type == "histogram"
+          and before["charon_cache_bytes"].type == "gauge", str({n: f.type for n, f in before.items()}))
+    ok = dict(operation="is_pim", outcome="ok")
+    statuses = [post(base, "/is_pim", {"Age": 70, "Drug": "diazepam"}) for _ in range(3)]
+    statuses.append(post(base, "/is_pim", {"Age": "old", "Drug": "diazepam"}))
+    statuses.append(post(base, "/reason", {"knowledge": "p(a)", "query": "p($x)"}))
+    _, after = scrape(base)
+    check("the calls were answered", statuses[:3] == [200] * 3 and statuses[3] == 400 and statuses[4] == 200, str(statuses))
+    moved = value(after, "charon_calls", "charon_calls_total", **ok) - value(before, "charon_calls", "charon_calls_total", **ok)
+    check("calls_total{outcome=ok} moved by the three calls", moved == 3, str(moved))
+    bad = value(after, "charon_calls", "charon_calls_total", operation="is_pim", outcome="bad-arguments")
+    check("the call refused for its arguments is counted by its problem type", bad >= 1, str(bad))
+    count = value(after, "charon_call_duration_seconds", "charon_call_duration_seconds_count", operation="is_pim")
+    check("the duration histogram counts every call", count >= 4, str(count))
+    hits = value(after, "charon_cache_hits", "charon_cache_hits_total") - value(before, "charon_cache_hits", "charon_cache_hits_total")
+    check("repeated calls are cache hits", hits >= 2, str(hits))
+    reasoned = value(after, "charon_reasoning_calls", "charon_reasoning_calls_total", tool="reason", outcome="ok")
+    check("the reasoning tool's call is counted", reasoned >= 1, str(reasoned))
+    if FAILED:
+        sys.exit(f"{len(FAILED)} failed")
+    print("metrics: passed")
+
+
+if __name__ == "__main__":
+    main()
