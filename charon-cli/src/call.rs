@@ -42,14 +42,25 @@ impl From<Status> for ExitCode {
 struct Stop(Status, String);
 
 /// Runs `charon call KB [OP [ARGS…]]`; the limits are in `config`.
+/// What `charon call` prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// The answer.
+    Answer,
+    /// The answer with its proofs (`--explain`).
+    Explain,
+    /// One page of the solutions (`--page-size`, `--cursor`).
+    Page(usize, Option<String>),
+}
+
 pub fn run(
     kb: &Path,
     op: Option<&str>,
     args: &[String],
     config: EngineConfig,
-    explain: bool,
+    mode: Mode,
 ) -> ExitCode {
-    match call(kb, op, args, config, explain) {
+    match call(kb, op, args, config, mode) {
         Ok(status) => status.into(),
         Err(Stop(status, message)) => {
             eprintln!("charon: {message}");
@@ -63,7 +74,7 @@ fn call(
     name: Option<&str>,
     args: &[String],
     config: EngineConfig,
-    explain: bool,
+    mode: Mode,
 ) -> Result<Status, Stop> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Stop(
@@ -126,7 +137,20 @@ fn call(
     let id = kb
         .resolve(name)
         .ok_or_else(|| failure(&CallError::UnknownOperation(name.to_string())))?;
-    if explain {
+    if let Mode::Page(size, cursor) = &mode {
+        let page = kb
+            .page_exact(name, &Value::Object(arguments), *size, cursor.as_deref())
+            .map_err(|e| failure(&e))?;
+        let json = charon::json::to_string(&Value::Array(page.solutions))
+            .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
+        print(&format!("{json}\n"))?;
+        match &page.next {
+            Some(next) => eprintln!("charon: next page: --page-size {size} --cursor {next}"),
+            None => eprintln!("charon: last page"),
+        }
+        return Ok(Status::Answer);
+    }
+    if mode == Mode::Explain {
         let explanation = kb
             .explain_exact(id, &Value::Object(arguments))
             .map_err(|e| failure(&e))?;

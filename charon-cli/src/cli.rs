@@ -152,6 +152,18 @@ struct CallArgs {
     /// Example: charon call --explain examples/rbac.pl get_user_roles --User user_0006
     #[arg(long)]
     explain: bool,
+    /// Print one page of a nondet or multi operation's solutions (a JSON array) instead
+    /// of the whole answer; the cursor of the next page goes to stderr.
+    ///
+    /// Example: charon call --page-size 20 examples/rbac.pl users_with_role --Role admin
+    #[arg(long, value_name = "N", conflicts_with = "explain")]
+    page_size: Option<usize>,
+    /// The cursor of the page to print (what the page before printed to stderr);
+    /// with --page-size.
+    ///
+    /// Example: --cursor 14.0.9c0e1b2a3d4f5061
+    #[arg(long, value_name = "CURSOR", requires = "page_size")]
+    cursor: Option<String>,
     #[command(flatten)]
     limits: CallLimitArgs,
 }
@@ -783,7 +795,12 @@ fn call(args: CallArgs) -> ExitCode {
         Some((op, rest)) => (Some(op.as_str()), rest),
         None => (None, &[][..]),
     };
-    crate::call::run(&args.kb, op, rest, config, args.explain)
+    let mode = match (args.explain, args.page_size) {
+        (true, _) => crate::call::Mode::Explain,
+        (false, Some(size)) => crate::call::Mode::Page(size, args.cursor),
+        (false, None) => crate::call::Mode::Answer,
+    };
+    crate::call::run(&args.kb, op, rest, config, mode)
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {

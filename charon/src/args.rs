@@ -47,6 +47,43 @@ pub fn from_query(
     op: &Operation,
     query: Option<&str>,
 ) -> Result<Map<String, Value>, TextArgsError> {
+    from_pairs(op, query_pairs(query)?)
+}
+
+/// The paging parameters of a query string: `page_size` and `cursor` (lower-case
+/// names, which no argument can have: an argument is named like a Prolog
+/// variable).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct PageParams {
+    pub size: Option<String>,
+    pub cursor: Option<String>,
+}
+
+/// [`from_query`], with the paging parameters taken out.
+pub(crate) fn from_query_paged(
+    op: &Operation,
+    query: Option<&str>,
+) -> Result<(Map<String, Value>, PageParams), TextArgsError> {
+    let mut paging = PageParams::default();
+    let mut pairs = Vec::new();
+    for (key, value) in query_pairs(query)? {
+        let slot = match key.as_str() {
+            "page_size" => &mut paging.size,
+            "cursor" => &mut paging.cursor,
+            _ => {
+                pairs.push((key, value));
+                continue;
+            }
+        };
+        if slot.replace(value).is_some() {
+            return Err(TextArgsError::Duplicate(key));
+        }
+    }
+    Ok((from_pairs(op, pairs)?, paging))
+}
+
+/// The decoded `(name, value)` pairs of a query string.
+fn query_pairs(query: Option<&str>) -> Result<Vec<(String, String)>, TextArgsError> {
     let mut pairs = Vec::new();
     for pair in query.unwrap_or_default().split('&') {
         if pair.is_empty() {
@@ -57,7 +94,7 @@ pub fn from_query(
         let value = decode(value).map_err(|_| TextArgsError::NotUtf8(key.clone()))?;
         pairs.push((key, value));
     }
-    from_pairs(op, pairs)
+    Ok(pairs)
 }
 
 /// One component of a form-encoded query: `+` is a space, `%XX` a byte; the bytes

@@ -173,6 +173,31 @@ impl McpServer {
                 None,
             ));
         };
+        let mut args = args;
+        if let Some(paging) = take_paging(&mut args) {
+            let page = match paging {
+                Ok((size, cursor)) => {
+                    self.kb
+                        .page_async_exact(name, &args, size, cursor.as_deref())
+                        .await
+                }
+                Err(detail) => Err(CallError::Paging {
+                    operation: name.to_string(),
+                    argument: "page_size",
+                    detail,
+                }),
+            };
+            return Ok(match page {
+                Ok(page) => {
+                    let mut value = json!({ "result": page.solutions });
+                    if let Some(next) = page.next {
+                        value["next_cursor"] = json!(next);
+                    }
+                    structured(value, false)
+                }
+                Err(e) => failure(&e),
+            });
+        }
         let answer = match self.kb.prepare(id, &args) {
             Ok(call) => self
                 .kb
@@ -186,6 +211,33 @@ impl McpServer {
             Err(e) => failure(&e),
         })
     }
+}
+
+/// Takes `page_size` and `cursor` out of a tool call's arguments (lower-case names,
+/// which no argument can have): `None` when neither is there.
+fn take_paging(args: &mut Value) -> Option<Result<(usize, Option<String>), String>> {
+    let fields = args.as_object_mut()?;
+    let size = fields.remove("page_size");
+    let cursor = fields.remove("cursor");
+    if size.is_none() && cursor.is_none() {
+        return None;
+    }
+    let size = match size {
+        Some(Value::Number(n)) => n.as_u64().and_then(|n| usize::try_from(n).ok()),
+        _ => None,
+    };
+    let cursor = match cursor {
+        None => Ok(None),
+        Some(Value::String(c)) => Ok(Some(c)),
+        Some(other) => Err(format!(
+            "cursor must be the string a page's next_cursor gave, not {other}"
+        )),
+    };
+    Some(match (size, cursor) {
+        (Some(size), Ok(cursor)) => Ok((size, cursor)),
+        (None, _) => Err("page_size must be a positive integer (a cursor goes with the page_size of the pages before it)".into()),
+        (_, Err(e)) => Err(e),
+    })
 }
 
 impl McpServer {
@@ -317,19 +369,28 @@ fn tool(op: &Operation) -> Tool {
     } else {
         op.description.to_string()
     };
-    let output = json!({
+    let mut output = json!({
         "type": "object",
         "properties": {"result": response_schema(op)},
         "required": ["result"],
         "additionalProperties": false,
     });
+    let mut input = request_schema(op);
+    if op.determinism.is_many() {
+        input["properties"]["page_size"] = json!({"type": "integer", "minimum": 1,
+            "description": "Answer one page of this many solutions instead of the whole answer; `next_cursor` in the result asks for the next page."});
+        input["properties"]["cursor"] = json!({"type": "string",
+            "description": "The `next_cursor` of the page before (with the same page_size and arguments)."});
+        output["properties"]["next_cursor"] = json!({"type": "string",
+            "description": "With page_size: the cursor of the next page; absent on the last page."});
+    }
     let annotations = match op.method() {
         Method::Get => Some(ToolAnnotations::new().read_only(true)),
         Method::Put => Some(ToolAnnotations::new().idempotent(true)),
         Method::Delete => Some(ToolAnnotations::new().destructive(true)),
         Method::Post => None,
     };
-    let tool = Tool::new(op.name.to_string(), description, object(request_schema(op)))
+    let tool = Tool::new(op.name.to_string(), description, object(input))
         .with_raw_output_schema(object(output));
     match annotations {
         Some(a) => tool.with_annotations(a),

@@ -20,6 +20,7 @@ mod limits; // exceptions, inference/time/solution limits, crashes, recovery
 mod mcp; // MCP: tools from the model, Host/Origin checks, session limits (sessions: tests/mcp/)
 mod metrics; // GET /metrics: OpenMetrics text, counters moving with calls, the access rules
 mod mount; // the generated router and MCP nested in an app of its own (host name, fallback, state)
+mod paging; // answers a page at a time: Rust API, HTTP, MCP; stale cursors
 mod persist; // --persist: atomic write-back, byte preservation, crashes, external edits
 mod persist_props; // --persist by property: random layouts and writes, clean stop or SIGKILL
 mod pressure; // limits while collecting and waiting, long and deep answers, liveness, recycling

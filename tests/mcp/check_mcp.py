@@ -81,15 +81,35 @@ async def types_suite(session, args):
                 same = False
                 print(f"     {name}: {got_props} != {props}")
             continue
-        if tools[name].input_schema != want:
+        # Paging (nondet and multi): query parameters over HTTP, properties of the tool.
+        got = dict(tools[name].input_schema)
+        props = dict(got.get("properties", {}))
+        paging_got = {k: {kk: vv for kk, vv in props.pop(k).items() if kk != "description"}
+                      for k in ("page_size", "cursor") if k in props}
+        paging_want = {p["name"]: p["schema"] for p in op.get("parameters", []) if p["name"] in ("page_size", "cursor")}
+        got["properties"] = props
+        if got != want or paging_got != paging_want:
             same = False
-            print(f"     {name}: {tools[name].input_schema} != {want}")
+            print(f"     {name}: {got} != {want} or {paging_got} != {paging_want}")
     check("inputSchema equals the OpenAPI request schema of every tool", same)
     out = tools["det2"].output_schema
     check("outputSchema wraps the 200 schema in an object",
           out["type"] == "object" and out["required"] == ["result"]
           and out["properties"]["result"] == ops["det2"][1]["responses"]["200"]["content"]["application/json"]["schema"],
           json.dumps(out))
+
+    # Paging: the SDK validates each page against the outputSchema (next_cursor included).
+    walked, cursor, pages = [], None, 0
+    while True:
+        page_args = {"N": 250, "page_size": 100} | ({"cursor": cursor} if cursor else {})
+        r = await session.call_tool("nd1", page_args)
+        walked += (r.structured_content or {}).get("result", [])
+        pages += 1
+        cursor = (r.structured_content or {}).get("next_cursor")
+        if r.is_error or not cursor or pages > 5:
+            break
+    check("the SDK pages through nd1 with page_size and next_cursor",
+          walked == list(range(1, 251)) and pages == 3, f"{pages} pages, {len(walked)} solutions")
 
     for name, arguments, expected in [
         ("det0", {"X": 1}, True), ("det1", {"X": 1}, 2), ("det2", {"X": 2}, {"Y": 4, "Z": "even"}),

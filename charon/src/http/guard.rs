@@ -384,7 +384,7 @@ fn with_cors(mut response: Response, origin: &str) -> Response {
     }
     headers.insert(
         header::ACCESS_CONTROL_EXPOSE_HEADERS,
-        HeaderValue::from_static("mcp-session-id, www-authenticate"),
+        HeaderValue::from_static("mcp-session-id, www-authenticate, charon-next-cursor"),
     );
     headers.append(header::VARY, HeaderValue::from_static("Origin"));
     response

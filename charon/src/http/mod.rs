@@ -389,14 +389,33 @@ fn allowed(op: &Operation) -> (&'static str, &'static [HttpMethod]) {
     }
 }
 
+/// The header that carries the cursor of a page's next page (none on the last).
+pub const NEXT_CURSOR: &str = "charon-next-cursor";
+
 async fn call(app: Arc<App>, id: OpId, req: Request) -> Response {
     match call_inner(&app, id, req).await {
-        Ok(value) => exact_json(&value),
+        Ok(Reply::Whole(value)) => exact_json(&value),
+        Ok(Reply::Page(page)) => {
+            let mut response = exact_json(&Value::Array(page.solutions));
+            if let Some(next) = page
+                .next
+                .and_then(|n| header::HeaderValue::from_str(&n).ok())
+            {
+                response.headers_mut().insert(NEXT_CURSOR, next);
+            }
+            response
+        }
         Err(problem) => problem.into_response(),
     }
 }
 
-async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Problem> {
+/// What an operation's route answers: the whole answer, or one page of it.
+enum Reply {
+    Whole(Value),
+    Page(crate::Page),
+}
+
+async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Reply, Problem> {
     let op = app
         .kb
         .op(id)
@@ -411,7 +430,7 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Pro
         ));
     }
     let (parts, body) = req.into_parts();
-    let mut args = crate::args::from_query(op, parts.uri.query()).map_err(|e| {
+    let (mut args, paging) = crate::args::from_query_paged(op, parts.uri.query()).map_err(|e| {
         Problem::bad_arguments(
             name,
             Some(e.argument()),
@@ -429,6 +448,30 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Pro
         };
         merge(name, &mut args, fields)?;
     }
+    if paging != crate::args::PageParams::default() {
+        let size = match &paging.size {
+            Some(text) => text.parse::<usize>().map_err(|_| {
+                Problem::bad_arguments(
+                    name,
+                    Some("page_size"),
+                    format!("{name}: page_size must be a positive integer, not `{text}`"),
+                )
+            })?,
+            None => {
+                return Err(Problem::bad_arguments(
+                    name,
+                    Some("page_size"),
+                    format!("{name}: a cursor goes with the page_size of the pages before it"),
+                ));
+            }
+        };
+        return app
+            .kb
+            .page_async_exact(name, &Value::Object(args), size, paging.cursor.as_deref())
+            .await
+            .map(Reply::Page)
+            .map_err(|e| Problem::from_call(&e));
+    }
     let call = app
         .kb
         .prepare(id, &Value::Object(args))
@@ -436,7 +479,7 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Value, Pro
     app.kb
         .invoke_async_exact(call, std::time::Instant::now())
         .await
-        .map(|a| a.value)
+        .map(|a| Reply::Whole(a.value))
         .map_err(|e| Problem::from_call(&e))
 }
 

@@ -276,8 +276,38 @@ fn operation(op: &Operation) -> Value {
             "The det operation has no answer for these arguments (the predicate failed).",
         );
     }
+    if op.determinism.is_many() {
+        let params = o
+            .entry("parameters")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(params) = params {
+            params.extend(paging_parameters());
+        }
+        responses["200"]["headers"] = json!({super::NEXT_CURSOR: {
+            "description": "With page_size: the cursor of the next page; absent on the last page.",
+            "schema": {"type": "string"},
+        }});
+        responses["400"] = problem_response(
+            "Bad arguments: unknown, missing, duplicated, an output, or of the wrong type; or a page_size or cursor that does not fit (an operation that changes the state has no pages).",
+        );
+        responses["409"] = problem_response(
+            "The cursor was taken before a write that may have changed the answer: ask for the first page again.",
+        );
+    }
     o.insert("responses".into(), responses);
     Value::Object(o)
+}
+
+/// `page_size` and `cursor`: lower-case names, which no argument can have.
+fn paging_parameters() -> [Value; 2] {
+    [
+        json!({"name": "page_size", "in": "query", "required": false,
+            "description": "Answer one page of this many solutions (at most the server's solution limit) instead of the whole answer; the header Charon-Next-Cursor carries the cursor of the next page.",
+            "schema": {"type": "integer", "minimum": 1}}),
+        json!({"name": "cursor", "in": "query", "required": false,
+            "description": "The Charon-Next-Cursor of the page before (with the same page_size and arguments): the next page.",
+            "schema": {"type": "string"}}),
+    ]
 }
 
 /// Scalars are plain query values; lists and `any` are JSON text in the value.

@@ -171,6 +171,15 @@ impl Problem {
             }
             // A det operation without an answer for these arguments is "not found":
             // the request was well formed, the knowledge base has nothing for it.
+            CallError::Paging {
+                operation,
+                argument,
+                ..
+            } => Problem::bad_arguments(operation, Some(argument), detail),
+            CallError::CursorStale { operation } => {
+                let kind = (StatusCode::CONFLICT, "cursor-stale", "Cursor stale");
+                Problem::of(kind, detail).with("operation", operation)
+            }
             CallError::DetFailed { operation } => {
                 let kind = (
                     StatusCode::NOT_FOUND,

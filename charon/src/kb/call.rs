@@ -65,10 +65,10 @@ impl OpId {
 pub struct Call {
     op: OpId,
     /// The goal, its inference limit under the counter (also the cache key).
-    query: String,
+    pub(super) query: String,
     /// Where the limit starts in `query`.
     limit_at: usize,
-    cacheable: bool,
+    pub(super) cacheable: bool,
     generation: u64,
 }
 
@@ -120,7 +120,7 @@ pub struct Answer {
 impl Answer {
     /// The answer as the public API hands it out: refused if it holds an integer the
     /// application's serde_json cannot (see [`crate::json`]).
-    fn public(self, operation: String) -> Result<Answer, CallError> {
+    pub(super) fn public(self, operation: String) -> Result<Answer, CallError> {
         match crate::json::public(&self.value) {
             Ok(()) => Ok(self),
             Err(digits) => Err(CallError::Decode {
@@ -187,7 +187,7 @@ impl KnowledgeBase {
             .flatten()
     }
 
-    fn checked(&self, id: OpId) -> Result<&Operation, CallError> {
+    pub(super) fn checked(&self, id: OpId) -> Result<&Operation, CallError> {
         self.op(id).ok_or_else(|| {
             CallError::UnknownOperation(format!(
                 "#{} (an id made by another knowledge base)",
@@ -222,21 +222,42 @@ impl KnowledgeBase {
     /// path: their arguments are already the right ones, only values are checked).
     #[doc(hidden)]
     pub fn prepare_inputs(&self, id: OpId, inputs: &[&Value]) -> Result<Call, CallError> {
+        let solutions = codec::Collect::Upto(self.engine.config().limits.solutions);
+        self.prepare_collecting(id, inputs, solutions)
+    }
+
+    /// The call of the first `n` solutions of a `nondet`/`multi` operation (a page:
+    /// see `page`).
+    pub(super) fn prepare_first(
+        &self,
+        id: OpId,
+        args: &Value,
+        n: usize,
+    ) -> Result<Call, CallError> {
         let op = self.checked(id)?;
-        let limits = &self.engine.config().limits;
-        let reset = self.counters.nested_limits();
-        let (query, limit_at) = codec::build_query(
-            op,
-            id.index,
-            inputs,
-            limits.inferences,
-            reset,
-            limits.solutions,
-        )
-        .map_err(|error| CallError::Arguments {
+        let inputs = codec::inputs_of(op, args).map_err(|error| CallError::Arguments {
             operation: op.name.to_string(),
             error,
         })?;
+        self.prepare_collecting(id, &inputs, codec::Collect::First(n))
+    }
+
+    fn prepare_collecting(
+        &self,
+        id: OpId,
+        inputs: &[&Value],
+        solutions: codec::Collect,
+    ) -> Result<Call, CallError> {
+        let op = self.checked(id)?;
+        let limits = &self.engine.config().limits;
+        let reset = self.counters.nested_limits();
+        let (query, limit_at) =
+            codec::build_query(op, id.index, inputs, limits.inferences, reset, solutions).map_err(
+                |error| CallError::Arguments {
+                    operation: op.name.to_string(),
+                    error,
+                },
+            )?;
         Ok(Call {
             op: id,
             query,

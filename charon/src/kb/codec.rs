@@ -31,6 +31,24 @@ pub(crate) fn inputs_of<'v>(
         .collect()
 }
 
+/// How many solutions of a `nondet`/`multi` operation a call collects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Collect {
+    /// All of them, up to this many (one more is "too many solutions").
+    Upto(usize),
+    /// The first this many (a page: see `kb::page`).
+    First(usize),
+}
+
+impl std::fmt::Display for Collect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Collect::Upto(n) => write!(f, "{n}"),
+            Collect::First(n) => write!(f, "first({n})"),
+        }
+    }
+}
+
 /// Builds the query of a call from its input values in mode-line order, and where
 /// its inference limit starts in the text (see [`uncounted`]). The query names the
 /// operation's stub (see [`stubs`]): `'$charon_o<I>'(Limit, In…).`, with the
@@ -44,7 +62,7 @@ pub(crate) fn build_query(
     inputs: &[&Value],
     inferences: u64,
     reset: bool,
-    solutions: usize,
+    solutions: Collect,
 ) -> Result<(String, usize), ArgumentError> {
     let limit = if reset && inferences > 0 {
         format!("reset({inferences})")

@@ -121,6 +121,27 @@ pub enum CallError {
         /// The limit in force.
         limit: u64,
     },
+    /// A page request that cannot be answered (see
+    /// [`KnowledgeBase::page`](crate::KnowledgeBase::page)): the page size or the
+    /// cursor is wrong, or the operation has no pages.
+    #[error("{operation}: {detail}")]
+    Paging {
+        /// The operation.
+        operation: String,
+        /// What is wrong: `page_size` or `cursor`.
+        argument: &'static str,
+        /// What is wrong, and what to do.
+        detail: String,
+    },
+    /// A page's cursor was taken before a write that may have changed the answer:
+    /// the pages would mix two states. Start again from the first page.
+    #[error(
+        "{operation}: the answer may have changed since the cursor was taken (a write changed what it reads); ask for the first page again"
+    )]
+    CursorStale {
+        /// The operation.
+        operation: String,
+    },
     /// More solutions than the limit.
     #[error("{operation} has more than {limit} solutions (the solution limit)")]
     TooManySolutions {

@@ -11,6 +11,7 @@ mod codec;
 mod counting;
 mod error;
 mod explain;
+mod page;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,6 +23,7 @@ pub use explain::{
     EXPLAIN_DEPTH, EXPLAIN_MAX_BYTES, EXPLAIN_MAX_NODES, ExplainRequest, Explanation,
     explain_input_schema, explain_output_schema,
 };
+pub use page::{Page, Pages};
 
 use crate::analysis::{self, Verdict};
 use crate::cache::{AnswerCache, Freshness, Reads};
@@ -114,6 +116,9 @@ pub struct KnowledgeBase {
     pending: AtomicUsize,
     /// Tells this knowledge base's [`OpId`]s from another's.
     serial: u64,
+    /// A fingerprint of the file as loaded (its bytes): a page cursor is good for
+    /// any server that loaded the same file, and for no other (see `page`).
+    identity: u64,
     /// The operations the tracer can explain (see `explain`), found on first use.
     traceable: std::sync::Mutex<Option<Vec<String>>>,
     engine: Engine,
@@ -385,6 +390,7 @@ impl KnowledgeBase {
                 .map(|op| op.name.to_string())
                 .collect(),
         );
+        let abs_for_identity = abs.clone();
         let kb = KnowledgeBase {
             display,
             path: abs,
@@ -398,6 +404,14 @@ impl KnowledgeBase {
             freshness,
             metrics,
             pending: AtomicUsize::new(0),
+            identity: {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::hash::DefaultHasher::new();
+                std::fs::read(&abs_for_identity)
+                    .unwrap_or_default()
+                    .hash(&mut h);
+                h.finish()
+            },
             serial: {
                 static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
