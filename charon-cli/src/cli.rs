@@ -566,7 +566,7 @@ fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
         ..EngineConfig::default()
     };
     let kb = load(&args.kb, config)?;
-    let doc = charon::http::openapi::document(&kb.title(), kb.operations());
+    let doc = charon::http::openapi::document_for(&kb, &kb.title(), kb.operations());
     let text = serde_json::to_string_pretty(&doc)? + "\n";
     match args.file {
         Some(file) => std::fs::write(&file, text)

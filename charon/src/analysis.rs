@@ -631,7 +631,7 @@ fn resolve(
 ) -> Vec<Pi> {
     let home = module.as_deref().unwrap_or(&caller.0);
     let exact = (home.to_string(), name.to_string(), arity);
-    if defined.contains(&exact) {
+    if home != ANY_MODULE && defined.contains(&exact) {
         return vec![exact];
     }
     defined
@@ -642,6 +642,10 @@ fn resolve(
         .into_iter()
         .collect()
 }
+
+/// The qualifier of a call `M:G` whose module is known only when it runs: the call
+/// may reach the definition of any module.
+const ANY_MODULE: &str = "$any module";
 
 /// What one body was found to call.
 struct Found<'a> {
@@ -847,9 +851,10 @@ fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
     }
     match (name, arity) {
         (":", _) => {
+            // A module known only when it runs could be any of them.
             let module = match &args[0] {
                 PlTerm::Atom(m) => Some(m.clone()),
-                _ => None,
+                _ => Some(ANY_MODULE.to_string()),
             };
             let outer = std::mem::replace(&mut out.qualifier, module);
             goal(&args[1], extra, out);
@@ -1225,6 +1230,27 @@ mod tests {
                 ),
             ),
             rule("level", 1, c("bb_get", vec![atom("level"), var("L")])),
+            // fact/1 in user and in m; lookup/2 calls it in a module named at run time.
+            rule("fact", 1, c("base", vec![var("X")])),
+            c(
+                "rule",
+                vec![
+                    atom("m"),
+                    atom("fact"),
+                    PlTerm::Int("1".into()),
+                    c("m_store", vec![var("X")]),
+                ],
+            ),
+            c(
+                "defined",
+                vec![atom("m"), atom("m_store"), PlTerm::Int("1".into())],
+            ),
+            defined("base", 1),
+            rule(
+                "lookup",
+                2,
+                c(":", vec![var("M"), c("fact", vec![var("X")])]),
+            ),
         ];
         let a = analyse(&items);
         let only = |n: &str, ar| match a.reads(n, ar) {
@@ -1238,6 +1264,11 @@ mod tests {
         assert_eq!(only("peek", 1), [dep("other", 1), dep("peek", 1)]);
         assert_eq!(only("named", 0), [dep("named", 0), dep("other", 1)]);
         assert_eq!(only("level", 1), [dep("level", 1), Dependency::Blackboard]);
+        assert!(
+            only("lookup", 2).contains(&dep("m_store", 1)),
+            "{:?}",
+            only("lookup", 2)
+        );
         for n in ["any", "which"] {
             assert!(matches!(a.reads(n, 1), Reads::Anything(_)), "{n}");
         }

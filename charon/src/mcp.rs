@@ -57,7 +57,11 @@ impl McpServer {
 
     /// A server for `kb`.
     pub fn new(kb: Arc<KnowledgeBase>) -> Self {
-        let tools = kb.operations().iter().map(tool).collect();
+        let tools = kb
+            .operations()
+            .iter()
+            .map(|op| tool(op, kb.is_pageable(&op.name)))
+            .collect();
         McpServer {
             kb,
             has_source: true,
@@ -224,7 +228,8 @@ fn take_paging(args: &mut Value) -> Option<Result<(usize, Option<String>), Strin
     }
     let size = match size {
         Some(Value::Number(n)) => n.as_u64().and_then(|n| usize::try_from(n).ok()),
-        _ => None,
+        None => Some(crate::DEFAULT_PAGE_SIZE),
+        Some(_) => None,
     };
     let cursor = match cursor {
         None => Ok(None),
@@ -235,7 +240,7 @@ fn take_paging(args: &mut Value) -> Option<Result<(usize, Option<String>), Strin
     };
     Some(match (size, cursor) {
         (Some(size), Ok(cursor)) => Ok((size, cursor)),
-        (None, _) => Err("page_size must be a positive integer (a cursor goes with the page_size of the pages before it)".into()),
+        (None, _) => Err("page_size must be a positive integer".into()),
         (_, Err(e)) => Err(e),
     })
 }
@@ -363,7 +368,7 @@ fn object(value: Value) -> Arc<JsonObject> {
 }
 
 /// The tool of one operation.
-fn tool(op: &Operation) -> Tool {
+fn tool(op: &Operation, pageable: bool) -> Tool {
     let description = if op.description.is_empty() {
         format!("{} ({})", op.name, op.determinism)
     } else {
@@ -376,11 +381,12 @@ fn tool(op: &Operation) -> Tool {
         "additionalProperties": false,
     });
     let mut input = request_schema(op);
-    if op.determinism.is_many() {
+    if pageable {
         input["properties"]["page_size"] = json!({"type": "integer", "minimum": 1,
             "description": "Answer one page of this many solutions instead of the whole answer; `next_cursor` in the result asks for the next page."});
         input["properties"]["cursor"] = json!({"type": "string",
-            "description": "The `next_cursor` of the page before (with the same page_size and arguments)."});
+            "pattern": crate::http::openapi::CURSOR_PATTERN,
+            "description": "The `next_cursor` of the page before, with the same arguments (page_size may be left out: it is then 100)."});
         output["properties"]["next_cursor"] = json!({"type": "string",
             "description": "With page_size: the cursor of the next page; absent on the last page."});
     }

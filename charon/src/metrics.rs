@@ -141,6 +141,19 @@ impl CallMetrics {
         }
     }
 
+    /// Counts a call refused before it ran (its arguments): no duration.
+    pub(crate) fn refused(&self, index: usize, kind: &str) {
+        let Some(name) = self.names.get(index) else {
+            return;
+        };
+        self.calls
+            .get_or_create(&vec![
+                (self.label.to_string(), name.clone()),
+                ("outcome".into(), kind.to_string()),
+            ])
+            .inc();
+    }
+
     /// [`record`](Self::record) for a call's result.
     pub(crate) fn record_call<T>(
         &self,

@@ -100,7 +100,10 @@ async fn macro_and_cli_agree_on_every_example() {
             .file_name()
             .and_then(|n| n.to_str())
             .expect("file name");
-        let compiled = charon::http::openapi::document(title, operations);
+        // Which operations answer in pages is the analysis's (a running knowledge
+        // base's): the same file, loaded.
+        let kb = charon::KnowledgeBase::load_with(file, config()).expect("loads");
+        let compiled = charon::http::openapi::document_for(&kb, title, operations);
         let rendered = serde_json::to_string_pretty(&compiled).expect("renders") + "\n";
         assert_eq!(printed, rendered, "{file}");
         assert_eq!(text(&compiled), served_openapi(router).await, "{file}");

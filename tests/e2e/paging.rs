@@ -55,8 +55,12 @@ fn pages_of_a_ten_thousand_solution_answer_are_exactly_the_whole_answer() {
     // An empty answer is one empty page; a page size past the limit is refused.
     let empty = kb.page("nd1", &json!({"N": 0}), 10, None).expect("empty");
     assert!(empty.solutions.is_empty() && empty.next.is_none());
+    // Past the solution limit, a page is as long as the limit.
+    let clamped = kb.page("nd1", &args, 10_001, None).expect("a page");
+    assert_eq!(Value::Array(clamped.solutions), whole);
+    assert!(clamped.next.is_none());
     assert!(matches!(
-        kb.page("nd1", &args, 10_001, None),
+        kb.page("nd1", &args, 0, None),
         Err(CallError::Paging {
             argument: "page_size",
             ..
@@ -116,20 +120,19 @@ fn a_write_between_pages_is_reported_not_mixed() {
         Err(CallError::CursorStale { .. })
     ));
     // A cursor is for the call it came from.
-    let other = kb.page("get_books_before", &json!({"Year": 2000}), 1, Some(&cursor));
-    assert!(matches!(
-        other,
-        Err(CallError::Paging {
-            argument: "cursor",
-            ..
-        })
-    ));
+    let fresh = kb
+        .page("get_books_before", &args, 1, None)
+        .expect("first page again")
+        .next
+        .expect("a next page");
+    let other = kb.page("get_books_before", &json!({"Year": 2000}), 1, Some(&fresh));
+    assert!(
+        matches!(other, Err(CallError::CursorMismatch { .. })),
+        "{other:?}"
+    );
     assert!(matches!(
         kb.page("get_books_before", &args, 1, Some("not a cursor")),
-        Err(CallError::Paging {
-            argument: "cursor",
-            ..
-        })
+        Err(CallError::CursorMismatch { .. })
     ));
 }
 
@@ -322,4 +325,24 @@ fn charon_call_prints_a_page_and_the_cursor_of_the_next() {
     ]);
     assert_ne!(code, 0);
     assert!(err.contains("cursor"), "{err}");
+}
+
+#[test]
+fn a_forged_offset_costs_the_search_not_the_memory_of_what_it_skips() {
+    let kb = cached(fixture("types.pl"));
+    let args = json!({"N": 200_000});
+    let first = kb.page("nd1", &args, 10, None).expect("first page");
+    let cursor = first.next.expect("a next page");
+    // Solutions up to the offset are found and dropped one by one in the engine,
+    // never collected: a far offset is an empty last page.
+    let (_, rest) = cursor.split_once('.').expect("offset.stamp.print");
+    let far = format!("ffffffff.{rest}");
+    let page = kb.page("nd1", &args, 10, Some(&far)).expect("a page");
+    assert!(page.solutions.is_empty() && page.next.is_none());
+    let near = format!("{:x}.{rest}", 199_995);
+    let page = kb.page("nd1", &args, 10, Some(&near)).expect("a page");
+    assert_eq!(
+        page.solutions,
+        (199_996..=200_000).map(|i| json!(i)).collect::<Vec<_>>()
+    );
 }

@@ -116,10 +116,12 @@ pub(crate) enum Changed {
 
 /// What a change list (`[assertz(M:C), retract(M:C), retractall(M:H), bb_put(K, V),
 /// …]`, as the wrapper records it) changes; `None` when the text cannot be read
-/// that way.
+/// that way — or nests deeper than an answer may (a term that deep could not even be
+/// dropped safely once read): then everything counts as changed.
 pub(crate) fn changed_by(text: &str) -> Option<Vec<Changed>> {
     use crate::term::PlTerm;
-    let PlTerm::List(changes) = crate::term::read_term(text, usize::MAX).ok()? else {
+    let depth = super::outcome::MAX_ANSWER_DEPTH + 8;
+    let PlTerm::List(changes) = crate::term::read_term(text, depth).ok()? else {
         return None;
     };
     changes

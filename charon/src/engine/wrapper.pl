@@ -26,10 +26,11 @@
 % '$charon_all'(+Template, +Goal, +Limit, +Max, -Unused)
 % Result: ok(List) | limit | too_many | exception(E). Collecting stops at the
 % (Max+1)th solution: an endless generator is "too many", not an inference limit.
-% With Max = first(N) (a page: see kb/page.rs), the first N solutions are the
-% answer, however many more there are.
-'$charon_all'(T, G, Lim, first(Max), _) :- !,
-    (   '$charon_call'(findall(T, '$charon_first'(G, Max), L), Lim, R0, E)
+% With Max = window(Skip, Take) (a page: see kb/page.rs), the answer is solutions
+% Skip+1 to Skip+Take, however many more there are (the first Skip are found, not
+% collected).
+'$charon_all'(T, G, Lim, window(Skip, Take), _) :- !,
+    (   '$charon_call'(findall(T, '$charon_window'(G, Skip, Take), L), Lim, R0, E)
     ->  (   nonvar(E) -> '$charon_exception'(E, R)
         ;   R0 == inference_limit_exceeded -> R = limit
         ;   R = ok(L)
@@ -113,15 +114,17 @@
     N is N0 + 1,
     bb_put('$charon_solutions', N),
     (   N > Max -> throw('$charon_too_many') ; true ).
-% The first Max solutions of G, then no more (the cut ends G's search).
-'$charon_first'(G, Max) :-
-    Max > 0,
+% Solutions Skip+1 to Skip+Take of G, then no more (the cut ends G's search).
+'$charon_window'(G, Skip, Take) :-
+    Take > 0,
+    End is Skip + Take,
     bb_put('$charon_solutions', 0),
     call(G),
     bb_get('$charon_solutions', N0),
     N is N0 + 1,
     bb_put('$charon_solutions', N),
-    (   N >= Max -> ! ; true ).
+    N > Skip,
+    (   N >= End -> ! ; true ).
 
 % '$charon_emit'(+Result): flushes what the goal printed, then writes
 % '$charon_answer'(Result) as one more flush of user_output, which the worker

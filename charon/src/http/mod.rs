@@ -167,7 +167,7 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
         })
         .cloned()
         .collect();
-    let mut openapi = openapi::document(&title, &operations);
+    let mut openapi = openapi::document_for(&kb, &title, &operations);
     if reasoner.is_some() {
         openapi::add_reasoning(&mut openapi);
     }
@@ -457,13 +457,7 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Reply, Pro
                     format!("{name}: page_size must be a positive integer, not `{text}`"),
                 )
             })?,
-            None => {
-                return Err(Problem::bad_arguments(
-                    name,
-                    Some("page_size"),
-                    format!("{name}: a cursor goes with the page_size of the pages before it"),
-                ));
-            }
+            None => crate::DEFAULT_PAGE_SIZE,
         };
         return app
             .kb

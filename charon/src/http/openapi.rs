@@ -276,37 +276,67 @@ fn operation(op: &Operation) -> Value {
             "The det operation has no answer for these arguments (the predicate failed).",
         );
     }
-    if op.determinism.is_many() {
-        let params = o
+    o.insert("responses".into(), responses);
+    Value::Object(o)
+}
+
+/// The document for `kb`'s operations (`operations`, a subset of them, in their
+/// order), as a server serves it: [`document`] with the paging parameters of the
+/// operations that have pages ([`add_paging`]).
+pub fn document_for(kb: &crate::KnowledgeBase, title: &str, operations: &[Operation]) -> Value {
+    let mut doc = document(title, operations);
+    add_paging(&mut doc, kb);
+    doc
+}
+
+/// Declares `page_size` and `cursor` (lower-case names, which no argument can
+/// have), the `Charon-Next-Cursor` header and the 409 of a stale cursor on every
+/// operation of `doc` that answers in pages
+/// ([`KnowledgeBase::is_pageable`](crate::KnowledgeBase::is_pageable)).
+pub fn add_paging(doc: &mut Value, kb: &crate::KnowledgeBase) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for op in kb.operations() {
+        if !kb.is_pageable(&op.name) {
+            continue;
+        }
+        let Some(item) = paths
+            .get_mut(&format!("/{}", op.name))
+            .and_then(Value::as_object_mut)
+            .and_then(|item| item.values_mut().next())
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let params = item
             .entry("parameters")
             .or_insert_with(|| Value::Array(Vec::new()));
         if let Value::Array(params) = params {
             params.extend(paging_parameters());
         }
-        responses["200"]["headers"] = json!({super::NEXT_CURSOR: {
+        let responses = &mut item["responses"];
+        responses["200"]["headers"] = json!({"Charon-Next-Cursor": {
             "description": "With page_size: the cursor of the next page; absent on the last page.",
-            "schema": {"type": "string"},
+            "schema": {"type": "string", "pattern": CURSOR_PATTERN},
         }});
-        responses["400"] = problem_response(
-            "Bad arguments: unknown, missing, duplicated, an output, or of the wrong type; or a page_size or cursor that does not fit (an operation that changes the state has no pages).",
-        );
         responses["409"] = problem_response(
-            "The cursor was taken before a write that may have changed the answer: ask for the first page again.",
+            "The cursor was taken before a write that may have changed the answer (cursor-stale: ask for the first page again), or belongs to another call (cursor-mismatch).",
         );
     }
-    o.insert("responses".into(), responses);
-    Value::Object(o)
 }
 
-/// `page_size` and `cursor`: lower-case names, which no argument can have.
+/// What a page cursor looks like.
+pub const CURSOR_PATTERN: &str = "^[0-9a-f]{1,16}[.][0-9a-f]{1,16}[.][0-9a-f]{16}$";
+
 fn paging_parameters() -> [Value; 2] {
     [
         json!({"name": "page_size", "in": "query", "required": false,
-            "description": "Answer one page of this many solutions (at most the server's solution limit) instead of the whole answer; the header Charon-Next-Cursor carries the cursor of the next page.",
+            "description": "Answer one page of this many solutions instead of the whole answer (past the server's solution limit, a page of that many); the header Charon-Next-Cursor carries the cursor of the next page.",
             "schema": {"type": "integer", "minimum": 1}}),
         json!({"name": "cursor", "in": "query", "required": false,
-            "description": "The Charon-Next-Cursor of the page before (with the same page_size and arguments): the next page.",
-            "schema": {"type": "string"}}),
+            "description": "The Charon-Next-Cursor of the page before, with the same arguments: the next page (page_size may be left out: it is then 100).",
+            "schema": {"type": "string", "pattern": CURSOR_PATTERN}}),
     ]
 }
 

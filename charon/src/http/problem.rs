@@ -180,6 +180,14 @@ impl Problem {
                 let kind = (StatusCode::CONFLICT, "cursor-stale", "Cursor stale");
                 Problem::of(kind, detail).with("operation", operation)
             }
+            CallError::CursorMismatch { operation, .. } => {
+                let kind = (
+                    StatusCode::CONFLICT,
+                    "cursor-mismatch",
+                    "Cursor of another call",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
             CallError::DetFailed { operation } => {
                 let kind = (
                     StatusCode::NOT_FOUND,

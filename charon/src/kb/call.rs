@@ -212,8 +212,7 @@ impl KnowledgeBase {
         let call = inputs.and_then(|inputs| self.prepare_inputs(id, &inputs));
         if call.is_err() {
             // Counted here: a call refused for its arguments never reaches `invoke`.
-            self.metrics
-                .record(id.index, Duration::ZERO, Some("bad-arguments"));
+            self.metrics.refused(id.index, "bad-arguments");
         }
         call
     }
@@ -226,20 +225,21 @@ impl KnowledgeBase {
         self.prepare_collecting(id, inputs, solutions)
     }
 
-    /// The call of the first `n` solutions of a `nondet`/`multi` operation (a page:
-    /// see `page`).
-    pub(super) fn prepare_first(
+    /// The call of `take` solutions after the first `skip` of a `nondet`/`multi`
+    /// operation (a page: see `page`).
+    pub(super) fn prepare_window(
         &self,
         id: OpId,
         args: &Value,
-        n: usize,
+        skip: usize,
+        take: usize,
     ) -> Result<Call, CallError> {
         let op = self.checked(id)?;
         let inputs = codec::inputs_of(op, args).map_err(|error| CallError::Arguments {
             operation: op.name.to_string(),
             error,
         })?;
-        self.prepare_collecting(id, &inputs, codec::Collect::First(n))
+        self.prepare_collecting(id, &inputs, codec::Collect::Window(skip, take))
     }
 
     fn prepare_collecting(
@@ -288,7 +288,7 @@ impl KnowledgeBase {
         result
     }
 
-    fn invoke_unmetered(&self, call: Call) -> Result<Answer, CallError> {
+    pub(super) fn invoke_unmetered(&self, call: Call) -> Result<Answer, CallError> {
         let operation = self.call_op(&call)?.name.to_string();
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
@@ -331,7 +331,7 @@ impl KnowledgeBase {
         result
     }
 
-    async fn invoke_async_unmetered(
+    pub(super) async fn invoke_async_unmetered(
         self: &Arc<Self>,
         call: Call,
         arrived: Instant,

@@ -36,15 +36,16 @@ pub(crate) fn inputs_of<'v>(
 pub(crate) enum Collect {
     /// All of them, up to this many (one more is "too many solutions").
     Upto(usize),
-    /// The first this many (a page: see `kb::page`).
-    First(usize),
+    /// Those after the first `.0` (found, not collected), up to `.1` of them (a
+    /// page: see `kb::page`).
+    Window(usize, usize),
 }
 
 impl std::fmt::Display for Collect {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Collect::Upto(n) => write!(f, "{n}"),
-            Collect::First(n) => write!(f, "first({n})"),
+            Collect::Window(skip, take) => write!(f, "window({skip},{take})"),
         }
     }
 }

@@ -142,6 +142,15 @@ pub enum CallError {
         /// The operation.
         operation: String,
     },
+    /// A page's cursor that is not one of this call's: made up, changed, or given
+    /// with other arguments, another operation, or another server.
+    #[error("{operation}: {detail}")]
+    CursorMismatch {
+        /// The operation.
+        operation: String,
+        /// What is wrong, and what to do.
+        detail: String,
+    },
     /// More solutions than the limit.
     #[error("{operation} has more than {limit} solutions (the solution limit)")]
     TooManySolutions {

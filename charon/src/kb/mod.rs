@@ -23,7 +23,8 @@ pub use explain::{
     EXPLAIN_DEPTH, EXPLAIN_MAX_BYTES, EXPLAIN_MAX_NODES, ExplainRequest, Explanation,
     explain_input_schema, explain_output_schema,
 };
-pub use page::{Page, Pages};
+use page::TooLong;
+pub use page::{DEFAULT_PAGE_SIZE, Page, Pages};
 
 use crate::analysis::{self, Verdict};
 use crate::cache::{AnswerCache, Freshness, Reads};
@@ -119,6 +120,8 @@ pub struct KnowledgeBase {
     /// A fingerprint of the file as loaded (its bytes): a page cursor is good for
     /// any server that loaded the same file, and for no other (see `page`).
     identity: u64,
+    /// Calls whose whole answer is longer than the solution limit (see `page`).
+    paging: TooLong,
     /// The operations the tracer can explain (see `explain`), found on first use.
     traceable: std::sync::Mutex<Option<Vec<String>>>,
     engine: Engine,
@@ -404,6 +407,7 @@ impl KnowledgeBase {
             freshness,
             metrics,
             pending: AtomicUsize::new(0),
+            paging: TooLong::default(),
             identity: {
                 use std::hash::{Hash, Hasher};
                 let mut h = std::hash::DefaultHasher::new();

@@ -1,27 +1,35 @@
-//! The solutions of a `nondet` or `multi` operation a page at a time.
+//! The solutions of a `nondet` or `multi` read a page at a time.
 //!
 //! A page is asked for by its size and, after the first, the cursor the previous
 //! page gave. Cursors are stateless: the offset of the next solution, the state the
-//! first page was computed from, and a fingerprint of the call (operation and
-//! arguments) — nothing is kept in the server per client. A cursor taken before a
-//! write that could change the answer (by the same analysis as the answer cache: a
-//! change to something the operation reads) is refused with
-//! [`CallError::CursorStale`]: pages of two states are never mixed. Solution order
-//! is the engine's, the same at every call of the same state.
+//! answer was computed from, and a fingerprint of the call (operation and
+//! arguments) and of the knowledge base's file as loaded — nothing is kept in the
+//! server per client. A cursor taken before a write that could change the answer (by
+//! the same analysis as the answer cache: a change to something the operation reads)
+//! is refused with [`CallError::CursorStale`], and so is a page during which such a
+//! write committed: pages of two states are never mixed. While no write has
+//! committed, a cursor is good on every server (or `charon call`) that loaded the
+//! same file; after one, only on the server that gave it.
 //!
-//! What a page costs: the first page runs the goal for `size + 1` solutions only
-//! (the extra one tells whether there is a next page). A later page of a read whose
-//! answers are cached is a slice of the whole answer (computed once, and kept in the
-//! answer cache like any other); an answer longer than the solution limit, or one
-//! that is not cached, runs the goal for `offset + size + 1` solutions. Writes are
-//! not paged: each page would run the write again.
+//! Only pure reads have pages: a write would run again for each page, and a read
+//! whose answers vary from call to call (randomness, time) would give pages that do
+//! not fit together.
+//!
+//! What a page costs: the engine finds the solutions up to the end of the page and
+//! collects only the page's (plus one, which tells whether there is a next page),
+//! under the call's limits. A later page of a read whose answers are cached is a
+//! slice of the whole answer instead (computed once, and kept in the answer cache
+//! like any other), unless the whole answer is longer than the solution limit.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::Value;
 
 use super::{Call, CallError, KnowledgeBase, OpId};
-use crate::engine::Access;
+
+/// The page size when a request gives a cursor and no size.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// One page of an operation's solutions.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,16 +49,24 @@ struct Plan {
     size: usize,
     stamp: u64,
     fingerprint: u64,
-    /// The whole answer's call.
-    whole: Call,
-    /// Whether a later page may be a slice of the whole answer (a cached read).
-    sliced: bool,
+    /// The whole answer's call, when a later page may be a slice of it (a cached
+    /// read whose whole answer is not known to be over the solution limit).
+    whole: Option<Call>,
 }
 
 impl KnowledgeBase {
+    /// Whether `name` answers in pages ([`page`](Self::page)): a `nondet` or
+    /// `multi` operation proven to be a pure read.
+    pub fn is_pageable(&self, name: &str) -> bool {
+        self.resolve(name).is_some_and(|id| {
+            self.effects[id.index()].cacheable
+                && self.op(id).is_some_and(|op| op.determinism.is_many())
+        })
+    }
+
     /// One page of `name`'s solutions for `args`: the first `size`, or the `size`
-    /// after `cursor` (the [`Page::next`] of the page before). `size` is at least 1
-    /// and at most the solution limit.
+    /// after `cursor` (the [`Page::next`] of the page before). `size` is at least 1;
+    /// past the solution limit it counts as the limit.
     pub fn page(
         &self,
         name: &str,
@@ -71,15 +87,22 @@ impl KnowledgeBase {
         size: usize,
         cursor: Option<&str>,
     ) -> Result<Page, CallError> {
+        let started = Instant::now();
         let plan = self.plan(name, args, size, cursor)?;
-        if plan.sliced && plan.offset > 0 {
-            match self.invoke_exact(plan.whole.clone()) {
-                Err(CallError::TooManySolutions { .. }) => {}
-                whole => return plan.finish(whole?.value),
+        let result = (|| {
+            if let Some(whole) = plan.whole.clone() {
+                match self.invoke_unmetered(whole) {
+                    Ok(answer) => return self.finish_page(&plan, answer.value, true, cursor),
+                    Err(e) => self.whole_failed(&plan, &e),
+                }
             }
-        }
-        let call = self.page_call(&plan, args)?;
-        plan.finish(self.invoke_exact(call)?.value)
+            let window = self.window_call(&plan, args)?;
+            let answer = self.invoke_unmetered(window)?;
+            self.finish_page(&plan, answer.value, false, cursor)
+        })();
+        self.metrics
+            .record_call(plan.id.index(), started.elapsed(), &result);
+        result
     }
 
     /// [`page`](Self::page) from async code (see
@@ -105,16 +128,23 @@ impl KnowledgeBase {
         size: usize,
         cursor: Option<&str>,
     ) -> Result<Page, CallError> {
-        let arrived = std::time::Instant::now();
+        let started = Instant::now();
         let plan = self.plan(name, args, size, cursor)?;
-        if plan.sliced && plan.offset > 0 {
-            match self.invoke_async_exact(plan.whole.clone(), arrived).await {
-                Err(CallError::TooManySolutions { .. }) => {}
-                whole => return plan.finish(whole?.value),
+        let result = async {
+            if let Some(whole) = plan.whole.clone() {
+                match self.invoke_async_unmetered(whole, started).await {
+                    Ok(answer) => return self.finish_page(&plan, answer.value, true, cursor),
+                    Err(e) => self.whole_failed(&plan, &e),
+                }
             }
+            let window = self.window_call(&plan, args)?;
+            let answer = self.invoke_async_unmetered(window, started).await?;
+            self.finish_page(&plan, answer.value, false, cursor)
         }
-        let call = self.page_call(&plan, args)?;
-        plan.finish(self.invoke_async_exact(call, arrived).await?.value)
+        .await;
+        self.metrics
+            .record_call(plan.id.index(), started.elapsed(), &result);
+        result
     }
 
     /// `name`'s solutions for `args` one by one, fetched lazily `size` at a time:
@@ -157,108 +187,150 @@ impl KnowledgeBase {
                 ),
             ));
         }
-        if self.effects[id.index()].access != Access::Read {
+        if !self.effects[id.index()].cacheable {
             return Err(refuse(
                 "page_size",
                 format!(
-                    "{name} may change the state, so it is not paged (each page would run it again)"
+                    "{name} has no pages: only pure reads do (it may change the state, or its \
+                     answers vary from call to call, so pages of it would not fit together)"
                 ),
             ));
         }
-        let limit = self.engine.config().limits.solutions;
-        if size == 0 || size > limit {
+        if size == 0 {
             return Err(refuse(
                 "page_size",
-                format!(
-                    "the page size must be between 1 and the solution limit, {limit}; it is {size}"
-                ),
+                "the page size must be at least 1".into(),
             ));
         }
+        let size = size.min(self.engine.config().limits.solutions.max(1));
         let whole = self.prepare(id, args)?;
-        let sliced = whole.cacheable;
         let stamp = self.stamp(id.index());
-        let fingerprint = self.fingerprint(&whole.query);
+        let fingerprint = self.fingerprint(&whole.query, stamp);
         let offset = match cursor {
             None => 0,
             Some(text) => {
+                let mismatch = |detail: &str| CallError::CursorMismatch {
+                    operation: name.to_string(),
+                    detail: detail.to_string(),
+                };
                 let (offset, taken, print) = decode(text).ok_or_else(|| {
-                    refuse(
-                        "cursor",
-                        "the cursor is not one this server gave: pass the `next` of the page before, unchanged".into(),
-                    )
+                    mismatch("the cursor is not one this server gave: pass the next cursor of the page before, unchanged")
                 })?;
-                if print != fingerprint {
-                    return Err(refuse(
-                        "cursor",
-                        format!(
-                            "the cursor belongs to another call (another operation, other arguments, or a server that loaded another version of the knowledge base): page {name} with the arguments of its first page"
-                        ),
-                    ));
-                }
                 if taken != stamp {
                     return Err(CallError::CursorStale {
                         operation: name.to_string(),
                     });
                 }
+                if print != fingerprint {
+                    return Err(mismatch(
+                        "the cursor belongs to another call (another operation, other arguments, or another server): give the arguments of the first page",
+                    ));
+                }
                 offset
             }
         };
+        let sliced = whole.cacheable && offset > 0 && !self.paging.too_long(fingerprint);
         Ok(Plan {
             id,
             offset,
             size,
             stamp,
             fingerprint,
-            whole,
-            sliced,
+            whole: sliced.then_some(whole),
         })
     }
 
-    /// The call of the first `offset + size + 1` solutions.
-    fn page_call(&self, plan: &Plan, args: &Value) -> Result<Call, CallError> {
-        let wanted = plan.offset.saturating_add(plan.size).saturating_add(1);
-        self.prepare_first(plan.id, args, wanted)
-    }
-
-    /// The state an answer of operation `index` is computed from: the last change it
-    /// can read if its answers are cached (see `crate::cache`), else the generation.
-    fn stamp(&self, index: usize) -> u64 {
-        if self.effects[index].cacheable {
-            self.freshness.since(index)
-        } else {
-            self.engine.generation()
+    /// The whole answer failed: an answer past the solution limit is remembered
+    /// (the next pages go straight to their window); any failure leaves the page to
+    /// its window, which stops before what made the whole answer fail.
+    fn whole_failed(&self, plan: &Plan, error: &CallError) {
+        if matches!(error, CallError::TooManySolutions { .. }) {
+            self.paging.remember_too_long(plan.fingerprint);
         }
     }
 
-    /// A fingerprint of a call's goal on this knowledge base's file as loaded: a
-    /// cursor is good for the same call on any server (or `charon call`) that loaded
-    /// the same file, whose state then starts the same (with `--persist`, the file
-    /// holds the writes made before the load).
-    fn fingerprint(&self, query: &str) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::hash::DefaultHasher::new();
-        (self.identity, query).hash(&mut h);
-        h.finish()
+    /// The call of the page's solutions and one more.
+    fn window_call(&self, plan: &Plan, args: &Value) -> Result<Call, CallError> {
+        self.prepare_window(plan.id, args, plan.offset, plan.size.saturating_add(1))
     }
-}
 
-impl Plan {
-    /// The page from the array of the first solutions (or all of them).
-    fn finish(&self, value: Value) -> Result<Page, CallError> {
-        let Value::Array(mut all) = value else {
+    /// The page from the whole answer (`whole`) or from the page's window, checked
+    /// against the state it was asked for.
+    fn finish_page(
+        &self,
+        plan: &Plan,
+        value: Value,
+        whole: bool,
+        cursor: Option<&str>,
+    ) -> Result<Page, CallError> {
+        // A write that committed meanwhile may have changed what this page holds.
+        if cursor.is_some() && self.stamp(plan.id.index()) != plan.stamp {
+            let name = self.op(plan.id).map(|op| op.name.to_string());
+            return Err(CallError::CursorStale {
+                operation: name.unwrap_or_default(),
+            });
+        }
+        let Value::Array(mut solutions) = value else {
             return Ok(Page {
                 solutions: Vec::new(),
                 next: None,
             });
         };
-        let end = self.offset.saturating_add(self.size);
-        let more = all.len() > end;
-        all.truncate(end);
-        let solutions = all.split_off(self.offset.min(all.len()));
+        if whole {
+            solutions.drain(..plan.offset.min(solutions.len()));
+        }
+        let more = solutions.len() > plan.size;
+        solutions.truncate(plan.size);
+        let end = plan.offset.saturating_add(plan.size);
         Ok(Page {
             solutions,
-            next: more.then(|| encode(end, self.stamp, self.fingerprint)),
+            next: more.then(|| encode(end, plan.stamp, plan.fingerprint)),
         })
+    }
+
+    /// The state an answer of operation `index` is computed from: the generation of
+    /// the last change it can read (see `crate::cache`).
+    fn stamp(&self, index: usize) -> u64 {
+        self.freshness.since(index)
+    }
+
+    /// A fingerprint of a call's goal on this knowledge base's file as loaded, and
+    /// — once a write has changed what it reads (`stamp > 0`) — on this process: the
+    /// state as loaded is the same wherever the same file is loaded; later states
+    /// are this server's own.
+    fn fingerprint(&self, query: &str, stamp: u64) -> u64 {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        static EPOCH: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        let epoch =
+            *EPOCH.get_or_init(|| std::collections::hash_map::RandomState::new().hash_one(0u8));
+        let mut h = std::hash::DefaultHasher::new();
+        (self.identity, query, if stamp > 0 { epoch } else { 0 }).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// Whole answers found to be longer than the solution limit, so that the next pages
+/// of the same call do not try them again (bounded: forgotten all at once when
+/// full).
+#[derive(Debug, Default)]
+pub(crate) struct TooLong(std::sync::Mutex<std::collections::HashSet<u64>>);
+
+impl TooLong {
+    const MAX: usize = 4096;
+
+    fn too_long(&self, fingerprint: u64) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&fingerprint)
+    }
+
+    fn remember_too_long(&self, fingerprint: u64) {
+        let mut set = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if set.len() >= Self::MAX {
+            set.clear();
+        }
+        set.insert(fingerprint);
     }
 }
 
