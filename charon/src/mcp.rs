@@ -227,7 +227,12 @@ fn take_paging(args: &mut Value) -> Option<Result<(usize, Option<String>), Strin
         return None;
     }
     let size = match size {
-        Some(Value::Number(n)) => n.as_u64().and_then(|n| usize::try_from(n).ok()),
+        // A size past any machine's is one past the solution limit.
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(n) => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+            None if n.as_f64().is_some_and(|f| f >= 1.0 && f.fract() == 0.0) => Some(usize::MAX),
+            None => None,
+        },
         None => Some(crate::DEFAULT_PAGE_SIZE),
         Some(_) => None,
     };

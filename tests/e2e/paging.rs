@@ -163,6 +163,10 @@ fn http_pages_follow_the_next_cursor_header() {
     }
     assert_eq!(pages, 25);
     assert_eq!(Value::Array(walked), whole);
+    // A size past any machine's is a page as long as the solution limit.
+    let huge = post_page(server.port, "/nd2?N=5&page_size=36893488147419103232");
+    assert_eq!(huge.status, 200, "{}", huge.body);
+    assert!(huge.header("charon-next-cursor").is_none());
     let bad = post_page(server.port, "/nd2?N=5&page_size=x");
     assert_eq!(bad.status, 400);
     assert_eq!(bad.problem().0, "urn:charon:problem:bad-arguments");
