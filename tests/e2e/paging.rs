@@ -224,6 +224,24 @@ fn http_reports_a_cursor_taken_before_a_write() {
 }
 
 #[test]
+fn refused_pages_are_counted_by_their_problem_type() {
+    let server = HttpServer::start(&example("library.pl"), &["--metrics"]);
+    let host = format!("127.0.0.1:{}", server.port);
+    let get = |path: &str| request(server.port, "GET", path, &[("Host", &host)], "");
+    assert_eq!(get("/get_books_before?Year=2100&page_size=2").status, 200);
+    let made_up = "1.0.0000000000000000";
+    let reply = get(&format!("/get_books_before?Year=2100&cursor={made_up}"));
+    assert_eq!(reply.status, 409, "{}", reply.body);
+    let metrics = get("/metrics").body;
+    for line in [
+        r#"charon_calls_total{operation="get_books_before",outcome="ok"} 1"#,
+        r#"charon_calls_total{operation="get_books_before",outcome="cursor-mismatch"} 1"#,
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in\n{metrics}");
+    }
+}
+
+#[test]
 fn mcp_tools_take_page_size_and_give_next_cursor() {
     let server = mcp_http_server(&fixture("types.pl"), &[], &[]);
     let opened = mcp_post(server.port, &mcp_initialize("pager"), &[]);

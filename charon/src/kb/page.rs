@@ -88,7 +88,7 @@ impl KnowledgeBase {
         cursor: Option<&str>,
     ) -> Result<Page, CallError> {
         let started = Instant::now();
-        let plan = self.plan(name, args, size, cursor)?;
+        let plan = self.counted_plan(name, args, size, cursor)?;
         let result = (|| {
             if let Some(whole) = plan.whole.clone() {
                 match self.invoke_unmetered(whole) {
@@ -129,7 +129,7 @@ impl KnowledgeBase {
         cursor: Option<&str>,
     ) -> Result<Page, CallError> {
         let started = Instant::now();
-        let plan = self.plan(name, args, size, cursor)?;
+        let plan = self.counted_plan(name, args, size, cursor)?;
         let result = async {
             if let Some(whole) = plan.whole.clone() {
                 match self.invoke_async_unmetered(whole, started).await {
@@ -159,6 +159,25 @@ impl KnowledgeBase {
             buffered: std::collections::VecDeque::new(),
             next: Some(None),
         }
+    }
+
+    /// [`plan`](Self::plan), counting a refused request in the metrics (by its
+    /// problem type: `bad-arguments`, `cursor-stale`, …).
+    fn counted_plan(
+        &self,
+        name: &str,
+        args: &Value,
+        size: usize,
+        cursor: Option<&str>,
+    ) -> Result<Plan, CallError> {
+        let plan = self.plan(name, args, size, cursor);
+        if let (Err(e), Some(id)) = (&plan, self.resolve(name))
+            && !matches!(e, CallError::Arguments { .. })
+        {
+            // (Arguments are counted where they are checked: `prepare`.)
+            self.metrics.refused(id.index(), crate::metrics::kind_of(e));
+        }
+        plan
     }
 
     /// Checks a page request against the operation and the cursor.
