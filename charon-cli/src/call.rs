@@ -141,14 +141,16 @@ fn call(
         let page = kb
             .page_exact(name, &Value::Object(arguments), *size, cursor.as_deref())
             .map_err(|e| failure(&e))?;
-        let json = charon::json::to_string(&Value::Array(page.solutions))
+        let solutions = Value::Array(page.solutions);
+        let json = charon::json::to_string(&solutions)
             .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
         print(&format!("{json}\n"))?;
         match &page.next {
             Some(next) => eprintln!("charon: next page: --page-size {size} --cursor {next}"),
             None => eprintln!("charon: last page"),
         }
-        return Ok(Status::Answer);
+        // An empty page is "no answer", as an empty whole answer is.
+        return Ok(answered(op, &solutions));
     }
     if mode == Mode::Explain {
         let explanation = kb
