@@ -387,11 +387,15 @@ fn tool(op: &Operation, pageable: bool) -> Tool {
     });
     let mut input = request_schema(op);
     if pageable {
-        input["properties"]["page_size"] = json!({"type": "integer", "minimum": 1,
-            "description": "Answer one page of this many solutions instead of the whole answer; `next_cursor` in the result asks for the next page."});
-        input["properties"]["cursor"] = json!({"type": "string",
-            "pattern": crate::http::openapi::CURSOR_PATTERN,
-            "description": "The `next_cursor` of the page before, with the same arguments (page_size may be left out: it is then 100)."});
+        let (mut size, mut cursor) = crate::http::openapi::paging_schemas();
+        size["description"] = json!(
+            "Answer one page of this many solutions instead of the whole answer; `next_cursor` in the result asks for the next page."
+        );
+        cursor["description"] = json!(
+            "The `next_cursor` of the page before, with the same arguments (page_size may be left out: it is then 100)."
+        );
+        input["properties"]["page_size"] = size;
+        input["properties"]["cursor"] = cursor;
         output["properties"]["next_cursor"] = json!({"type": "string",
             "description": "With page_size: the cursor of the next page; absent on the last page."});
     }

@@ -329,14 +329,24 @@ pub fn add_paging(doc: &mut Value, kb: &crate::KnowledgeBase) {
 /// What a page cursor looks like.
 pub const CURSOR_PATTERN: &str = "^[0-9a-f]{1,16}[.][0-9a-f]{1,16}[.][0-9a-f]{16}$";
 
+/// The schemas of the paging inputs, `page_size` and `cursor`: query parameters
+/// here, tool arguments in MCP (`crate::mcp`).
+pub(crate) fn paging_schemas() -> (Value, Value) {
+    (
+        json!({"type": "integer", "minimum": 1}),
+        json!({"type": "string", "pattern": CURSOR_PATTERN}),
+    )
+}
+
 fn paging_parameters() -> [Value; 2] {
+    let (size, cursor) = paging_schemas();
     [
         json!({"name": "page_size", "in": "query", "required": false,
             "description": "Answer one page of this many solutions instead of the whole answer (past the server's solution limit, a page of that many); the header Charon-Next-Cursor carries the cursor of the next page.",
-            "schema": {"type": "integer", "minimum": 1}}),
+            "schema": size}),
         json!({"name": "cursor", "in": "query", "required": false,
             "description": "The Charon-Next-Cursor of the page before, with the same arguments: the next page (page_size may be left out: it is then 100).",
-            "schema": {"type": "string", "pattern": CURSOR_PATTERN}}),
+            "schema": cursor}),
     ]
 }
 
