@@ -194,6 +194,14 @@ struct HttpArgs {
     /// Example: --metrics
     #[arg(long)]
     metrics: bool,
+    /// Reload the knowledge base when its file, or a .pl file beside or below it,
+    /// changes (it is also reloaded on SIGHUP, with or without this): the new one is
+    /// loaded and checked first, and swapped in only if it loads; calls in flight
+    /// finish on the old one. Not with --persist.
+    ///
+    /// Example: --watch
+    #[arg(long, requires = "kb", conflicts_with = "persist")]
+    watch: bool,
     /// Address to bind. Anything but loopback makes the whole knowledge base queryable
     /// by anyone who can reach the port, unless a token is required (--token).
     ///
@@ -301,6 +309,14 @@ struct McpArgs {
     /// Example: --metrics
     #[arg(long)]
     metrics: bool,
+    /// Reload the knowledge base when its file, or a .pl file beside or below it,
+    /// changes (it is also reloaded on SIGHUP, with or without this): the new one is
+    /// loaded and checked first, and swapped in only if it loads; calls in flight
+    /// finish on the old one. Not with --persist.
+    ///
+    /// Example: --watch
+    #[arg(long, requires = "kb", conflicts_with_all = ["persist", "stdio"])]
+    watch: bool,
     /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
     ///
     /// Example: --stdio
@@ -443,6 +459,11 @@ struct CallLimitArgs {
     /// Most solutions collected for a nondet operation. Example: --max-solutions 500
     #[arg(long, value_name = "N", default_value_t = Limits::default().solutions)]
     max_solutions: usize,
+    /// Most solutions of one streamed answer (HTTP `Accept: application/x-ndjson`);
+    /// a stream keeps none of them, and past this it ends as truncated. Example:
+    /// --max-streamed-solutions 5000000
+    #[arg(long, value_name = "N", default_value_t = Limits::default().streamed)]
+    max_streamed_solutions: usize,
     /// Memory of one engine worker process, in MiB (0: unlimited); a call that
     /// needs more fails with a memory-limit error. Example: --max-memory-mb 1024
     #[arg(long, value_name = "MIB", default_value_t = Limits::default().memory.map_or(0, |b| b >> 20))]
@@ -471,6 +492,7 @@ impl CallLimitArgs {
             CountingArg::Strict => Counting::Strict,
         };
         config.limits.solutions = self.max_solutions;
+        config.limits.streamed = self.max_streamed_solutions;
         config.limits.memory = (self.max_memory_mb > 0).then_some(self.max_memory_mb << 20);
         config.load_timeout = Duration::from_millis(self.load_timeout_ms.max(1));
         config.persist = self.persist;
@@ -593,19 +615,13 @@ fn served(
 ) -> anyhow::Result<Served> {
     let config = limits.config();
     let kb = match kb {
-        Some(path) => Some(std::sync::Arc::new(load(path, config.clone())?)),
+        Some(path) => Some(std::sync::Arc::new(load_served(
+            path,
+            config.clone(),
+            reasoning,
+        )?)),
         None => None,
     };
-    if let Some(kb) = &kb
-        && reasoning
-        && let Some(name) = charon::reason::TOOL_NAMES
-            .iter()
-            .find(|n| kb.operation(n).is_some())
-    {
-        anyhow::bail!(
-            "the knowledge base has an operation named `{name}`, the name of a reasoning tool: rename the predicate, or serve without --reasoning"
-        );
-    }
     let reasoner = if reasoning {
         let mut config = config;
         config.persist = false;
@@ -619,45 +635,117 @@ fn served(
     Ok((kb, reasoner))
 }
 
+/// Loads the knowledge base a server serves, checked against the reasoning tools'
+/// names when they are served too.
+fn load_served(
+    path: &std::path::Path,
+    config: EngineConfig,
+    reasoning: bool,
+) -> anyhow::Result<charon::KnowledgeBase> {
+    let kb = load(path, config)?;
+    if reasoning
+        && let Some(name) = charon::reason::TOOL_NAMES
+            .iter()
+            .find(|n| kb.operation(n).is_some())
+    {
+        anyhow::bail!(
+            "the knowledge base has an operation named `{name}`, the name of a reasoning tool: rename the predicate, or serve without --reasoning"
+        );
+    }
+    Ok(kb)
+}
+
+/// How a server loads its knowledge base again (see `reload`).
+fn reload_load(path: &std::path::Path, limits: &LimitArgs, reasoning: bool) -> crate::reload::Load {
+    let path = path.to_path_buf();
+    let config = limits.config();
+    std::sync::Arc::new(move || {
+        if config.persist {
+            // Two knowledge bases on one journal could each acknowledge a write the
+            // other never sees.
+            anyhow::bail!(
+                "a knowledge base served with --persist is not reloaded in place: restart the server to load the edited file (its journal's writes are applied as at any start)"
+            );
+        }
+        load_served(&path, config.clone(), reasoning)
+    })
+}
+
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log, args.common.log_format);
     let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
     let guard = args.guard.guard(&args.host)?;
-    let options = charon::http::HttpOptions::default()
+    let state = charon::http::ReloadState::default();
+    let mut options = charon::http::HttpOptions::default()
         .with_body_limit(args.body_limit)
         .with_guard(guard.clone())
         .with_explain(args.explain)
         .with_metrics(args.metrics);
-    let app = match (kb, reasoner) {
-        (Some(kb), Some(r)) => charon::http::router_with_reasoning(kb, r, options),
-        (Some(kb), None) => charon::http::router_with(kb, options),
-        (None, Some(r)) => charon::http::reasoning_router(r, options),
-        (None, None) => anyhow::bail!("give a knowledge base (.pl), or --reasoning"),
+    if kb.is_some() {
+        options = options.with_reload_state(state.clone());
+    }
+    let routes =
+        move |kb: Option<std::sync::Arc<charon::KnowledgeBase>>| match (kb, reasoner.clone()) {
+            (Some(kb), Some(r)) => Ok(charon::http::router_with_reasoning(kb, r, options.clone())),
+            (Some(kb), None) => Ok(charon::http::router_with(kb, options.clone())),
+            (None, Some(r)) => Ok(charon::http::reasoning_router(r, options.clone())),
+            (None, None) => Err(anyhow::anyhow!(
+                "give a knowledge base (.pl), or --reasoning"
+            )),
+        };
+    let slot = charon::http::ReloadableRouter::new(routes(kb.clone())?);
+    let reloads: Option<Background> = match (kb, args.kb.as_deref()) {
+        (Some(kb), Some(path)) => {
+            let load = reload_load(path, &args.limits, args.reasoning);
+            let (path, watch, slot) = (path.to_path_buf(), args.watch, slot.clone());
+            let swap: crate::reload::Swap = Box::new(move |kb| {
+                if let Ok(router) = routes(Some(kb)) {
+                    slot.replace(router);
+                }
+                Box::pin(async {})
+            });
+            Some(Box::new(move || {
+                crate::reload::reloader(path, watch, load, kb, state, swap)
+            }))
+        }
+        _ => None,
     };
     serve(
         &args.host,
         args.port,
         &guard,
         args.limits.io_threads,
-        |_| app,
+        move |_| slot.router(),
+        reloads,
     )?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// Work a server runs beside its connections (the reloads), made inside the
+/// runtime before the server listens.
+type Background = Box<
+    dyn FnOnce() -> anyhow::Result<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>
+        + Send,
+>;
+
 fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log, args.common.log_format);
     let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
-    let server = match (kb, reasoner) {
-        (Some(kb), Some(r)) => charon::mcp::McpServer::new(kb).with_reasoner(r),
-        (Some(kb), None) => charon::mcp::McpServer::new(kb),
-        (None, Some(r)) => charon::mcp::McpServer::reasoning(r),
-        (None, None) => anyhow::bail!("give a knowledge base (.pl), or --reasoning"),
+    let explain = args.explain;
+    let make = move |kb: Option<std::sync::Arc<charon::KnowledgeBase>>| {
+        let server = match (kb, reasoner.clone()) {
+            (Some(kb), Some(r)) => charon::mcp::McpServer::new(kb).with_reasoner(r),
+            (Some(kb), None) => charon::mcp::McpServer::new(kb),
+            (None, Some(r)) => charon::mcp::McpServer::reasoning(r),
+            (None, None) => anyhow::bail!("give a knowledge base (.pl), or --reasoning"),
+        };
+        Ok(if explain {
+            server.with_explain()
+        } else {
+            server
+        })
     };
-    let server = if args.explain {
-        server.with_explain()
-    } else {
-        server
-    };
+    let server = make(kb.clone())?;
     if args.stdio {
         runtime(args.limits.io_threads)?.block_on(charon::mcp::serve_stdio(server))?;
         return Ok(ExitCode::SUCCESS);
@@ -670,13 +758,36 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
             args.session_idle_secs.max(1),
         ))
         .with_metrics(args.metrics);
-    let app = charon::mcp::http_router_with(server, guard.clone(), options);
+    let server = charon::mcp::ReloadableMcp::new(server);
+    let app = charon::mcp::reloadable_http_router(server.clone(), guard.clone(), options);
+    let reloads: Option<Background> = match (kb, args.kb.as_deref()) {
+        (Some(kb), Some(path)) => {
+            let load = reload_load(path, &args.limits, args.reasoning);
+            let (path, watch) = (path.to_path_buf(), args.watch);
+            let swap: crate::reload::Swap = Box::new(move |kb| {
+                let server = server.clone();
+                let made = make(Some(kb));
+                Box::pin(async move {
+                    if let Ok(made) = made {
+                        let told = server.replace(made).await;
+                        tracing::info!(target: "charon::reload", "{told} MCP session(s) told that the tools changed");
+                    }
+                })
+            });
+            let state = charon::http::ReloadState::default();
+            Some(Box::new(move || {
+                crate::reload::reloader(path, watch, load, kb, state, swap)
+            }))
+        }
+        _ => None,
+    };
     serve(
         &host,
         args.port.unwrap_or(3000),
         &guard,
         args.limits.io_threads,
         move |_| app,
+        reloads,
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -698,11 +809,15 @@ fn serve(
     guard: &charon::http::Guard,
     io_threads: Option<usize>,
     app: impl FnOnce(std::net::SocketAddr) -> axum::Router,
+    background: Option<Background>,
 ) -> anyhow::Result<()> {
     runtime(io_threads)?.block_on(async move {
         // Handlers are installed before the address is announced, so a signal sent as
         // soon as the server is up is never lost.
         let shutdown = shutdown_signal()?;
+        if let Some(background) = background {
+            tokio::spawn(background()?);
+        }
         let listener = tokio::net::TcpListener::bind((host, port))
             .await
             .with_context(|| format!("cannot bind {host}:{port}"))?;

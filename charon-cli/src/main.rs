@@ -7,6 +7,7 @@ use clap::Parser;
 mod call;
 mod cli;
 mod reason;
+mod reload;
 
 // The server and its engine workers (the same binary) allocate on every call;
 // mimalloc spends less time there than the system allocator (see BENCHMARKS.md).

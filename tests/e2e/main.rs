@@ -30,6 +30,7 @@ mod report; // PlDoc forms and every rejection reason, with file:line
 mod roundtrip; // hostile values through every surface, several workers and cache vs one
 mod shapes; // the determinism table
 mod state; // the consistency invariant: differential tests on hostile KBs
+mod stream; // streamed answers: Rust API and NDJSON over HTTP, limits, flat memory
 mod syntax; // the compile-time syntax check against the engine's reader
 mod template; // workers forked from one loaded template: sharing, loss of the template
 mod terms; // JSON <-> Prolog: every type, both directions, property tests

@@ -14,6 +14,10 @@ pub struct Limits {
     pub counting: Counting,
     /// Solutions collected for a many-solution operation.
     pub solutions: usize,
+    /// Solutions of one streamed answer (`KnowledgeBase::stream`): a stream keeps
+    /// none of them, so this bounds its length rather than its memory; past it the
+    /// stream ends as truncated.
+    pub streamed: usize,
     /// Wall-clock time per call, waiting for a free worker included.
     pub time: Duration,
     /// Address space of one worker process, in bytes (`None`: unlimited).
@@ -26,6 +30,7 @@ impl Default for Limits {
             inferences: 10_000_000,
             counting: Counting::default(),
             solutions: 10_000,
+            streamed: 1_000_000,
             time: Duration::from_secs(10),
             memory: Some(4 << 30),
         }

@@ -5,7 +5,8 @@
 //! every worker), `pool` (idle workers, recycling, replacement), `batch` (reads from
 //! async callers, run in batches by one driver thread per worker), `generation` (the
 //! history of committed changes and how a worker catches up), `outcome` (the one
-//! decoder of the wrapper's results), `protocol` and `worker` (the worker side).
+//! decoder of the wrapper's results), `stream` (solutions sent on as they are
+//! found), `protocol` and `worker` (the worker side).
 //!
 //! # Why processes
 //!
@@ -77,6 +78,7 @@ mod pool;
 mod private_dir;
 mod process;
 mod protocol;
+mod stream;
 mod template;
 mod worker;
 
@@ -87,7 +89,7 @@ use std::time::{Duration, Instant};
 
 pub use config::{Counting, EngineConfig, EngineError, Limits};
 
-pub(crate) use outcome::Outcome;
+pub(crate) use outcome::{MAX_ANSWER_DEPTH, Outcome};
 
 pub(crate) use private_dir::PrivateDir;
 

@@ -25,6 +25,11 @@ pub(crate) enum Request {
         #[serde(default)]
         id: u64,
     },
+    /// Run one streaming query (`'$charon_all'/5` with `stream(Max, Key)`): every
+    /// solution the wrapper writes as `'$charon_s'(Key, ok(T))` is sent on as it is
+    /// found, in `Solutions` batches, before the `Ran` that ends the call (see
+    /// `worker::Streaming`). A pure read: nothing is recorded.
+    Stream { query: String, key: u64 },
     /// Skip the queued `Run`s whose `id` is at least `from` (the engine gave them to
     /// another worker): each is answered `Skipped` when its turn comes. No answer of
     /// its own.
@@ -66,6 +71,8 @@ pub(crate) enum Response {
         /// The recorded changes (text), when asked for.
         changes: Option<String>,
     },
+    /// Solutions of a `Stream` found so far, each the text of `ok(T)`.
+    Solutions { items: Vec<String> },
     /// `Dump`/`Restore`/`Replay` finished, with the wrapper's result (see
     /// `outcome::done`).
     Done { result: Option<PlTerm> },

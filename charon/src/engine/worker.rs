@@ -94,6 +94,59 @@ fn serve() -> i32 {
 struct Captured {
     bytes: Vec<u8>,
     flushes: Vec<usize>,
+    /// Set while a `Request::Stream` runs.
+    streaming: Option<Streaming>,
+}
+
+/// The solutions of a streaming call on their way to the engine. The wrapper writes
+/// each as a flush of its own, `'$charon_s'(Key, ok(T))`, with a key the engine
+/// chose for this call: a flush that starts so is a solution (what the goal prints
+/// cannot, not knowing the key), anything else is the goal's output. Solutions go
+/// out in batches of at most `BATCH_BYTES`, or sooner when the batch before went out
+/// `BATCH_AFTER` ago, so a slow search still sends each solution as it comes. A
+/// full pipe (a client reading slowly) blocks the search: nothing piles up here.
+struct Streaming {
+    prefix: Vec<u8>,
+    proto: std::fs::File,
+    pending: Vec<String>,
+    pending_bytes: usize,
+    sent: std::time::Instant,
+    /// The engine stopped reading (it kills the worker soon).
+    broken: bool,
+}
+
+impl Streaming {
+    const BATCH_BYTES: usize = 64 << 10;
+    const BATCH_AFTER: std::time::Duration = std::time::Duration::from_millis(2);
+
+    /// Takes the flush at `bytes[from..]` if it is a solution.
+    fn take(&mut self, bytes: &mut Vec<u8>, from: usize) -> bool {
+        let flush = &bytes[from..];
+        if !flush.starts_with(&self.prefix) || flush.last() != Some(&b')') {
+            return false;
+        }
+        let text = &flush[self.prefix.len()..flush.len() - 1];
+        self.pending_bytes += text.len();
+        self.pending
+            .push(String::from_utf8_lossy(text).into_owned());
+        bytes.truncate(from);
+        if self.pending_bytes >= Self::BATCH_BYTES || self.sent.elapsed() >= Self::BATCH_AFTER {
+            self.send();
+        }
+        true
+    }
+
+    fn send(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let items = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
+        if !self.broken && send(&mut self.proto, &Response::Solutions { items }).is_err() {
+            self.broken = true;
+        }
+        self.sent = std::time::Instant::now();
+    }
 }
 
 type Output = Rc<RefCell<Captured>>;
@@ -110,10 +163,18 @@ fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
     let (_input, streams) = StreamConfig::from_callbacks(
         Some(Box::new(move |cursor: &mut std::io::Cursor<Vec<u8>>| {
             let mut captured = sink.borrow_mut();
+            let captured = &mut *captured;
+            let from = captured.bytes.len();
             captured.bytes.extend_from_slice(cursor.get_ref());
+            let solution = match &mut captured.streaming {
+                Some(streaming) if from < captured.bytes.len() => {
+                    streaming.take(&mut captured.bytes, from)
+                }
+                _ => false,
+            };
             // scryer may call back more than once per flush: an empty call is no flush.
             let end = captured.bytes.len();
-            if captured.flushes.last() != Some(&end) {
+            if !solution && captured.flushes.last() != Some(&end) {
                 captured.flushes.push(end);
             }
             cursor.get_mut().clear();
@@ -197,6 +258,24 @@ fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
                     Request::Run { spin_us, .. } => std::time::Duration::from_micros(*spin_us),
                     _ => std::time::Duration::ZERO,
                 };
+                if let Request::Stream { key, .. } = &request {
+                    let proto = match proto.try_clone() {
+                        Ok(proto) => proto,
+                        Err(e) => {
+                            let message = format!("the worker could not stream: {e}");
+                            let _ = send(&mut proto, &Response::Crashed { message });
+                            return 7;
+                        }
+                    };
+                    output.borrow_mut().streaming = Some(Streaming {
+                        prefix: format!("'$charon_s'({key},").into_bytes(),
+                        proto,
+                        pending: Vec::new(),
+                        pending_bytes: 0,
+                        sent: std::time::Instant::now(),
+                        broken: false,
+                    });
+                }
                 match std::panic::catch_unwind(AssertUnwindSafe(|| {
                     handle(&mut machine, &output, request)
                 })) {
@@ -300,14 +379,21 @@ fn send(proto: &mut std::fs::File, response: &Response) -> std::io::Result<()> {
 }
 
 fn take_output(output: &Output) -> String {
-    let captured = std::mem::take(&mut *output.borrow_mut());
-    String::from_utf8_lossy(&captured.bytes).into_owned()
+    let bytes = std::mem::take(&mut output.borrow_mut().bytes);
+    output.borrow_mut().flushes.clear();
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Splits off the answer the wrapper wrote as the last flush: (what the goal
 /// printed, the answer's text).
 fn take_answer(output: &Output) -> (String, Option<String>) {
-    let Captured { mut bytes, flushes } = std::mem::take(&mut *output.borrow_mut());
+    let (mut bytes, flushes) = {
+        let mut captured = output.borrow_mut();
+        (
+            std::mem::take(&mut captured.bytes),
+            std::mem::take(&mut captured.flushes),
+        )
+    };
     let Some(&end) = flushes.last() else {
         return (String::from_utf8_lossy(&bytes).into_owned(), None);
     };
@@ -355,6 +441,21 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
                 result,
                 output: printed,
                 changes,
+            }
+        }
+        Request::Stream { query, .. } => {
+            take_output(output);
+            run_all(machine, query);
+            // The last solutions go out before the answer that ends the call.
+            let streaming = output.borrow_mut().streaming.take();
+            if let Some(mut streaming) = streaming {
+                streaming.send();
+            }
+            let (printed, result) = take_answer(output);
+            Response::Ran {
+                result,
+                output: printed,
+                changes: None,
             }
         }
         Request::Cancel { .. } => unreachable!("cancellations are taken by the queue"),

@@ -38,6 +38,26 @@
     ;   R = ok([])
     ),
     '$charon_emit'(R).
+% With Max = stream(Key), a stream (see kb/stream.rs): each solution is written
+% as it is found, as a flush of its own, '$charon_s'(Key, ok(T)), which the worker
+% sends on at once; nothing is collected or counted (the engine counts, and stops
+% the worker past its limit: a counter here would be a bb_put/2 a solution, which
+% scryer 0.10 copies onto the heap for good), so memory stays flat however many
+% there are. The result is ok(done) | limit | exception(E), the limits counting
+% for the whole stream.
+'$charon_all'(T, G, Lim, stream(Key), _) :- !,
+    (   '$charon_call'(( call(G),
+                         '$charon_put'(ok(T), '$charon_s'(Key, S), S),
+                         fail
+                       ; true
+                       ), Lim, R0, E)
+    ->  (   nonvar(E) -> '$charon_exception'(E, R)
+        ;   R0 == inference_limit_exceeded -> R = limit
+        ;   R = ok(done)
+        )
+    ;   R = ok(done)
+    ),
+    '$charon_emit'(R).
 '$charon_all'(T, G, Lim, Max, _) :-
     bb_put('$charon_solutions', 0),
     (   '$charon_call'(findall(T, '$charon_upto'(G, Max), L), Lim, R0, E)
@@ -148,19 +168,26 @@
 % write 1 us). A functor named '' is left as the writer writes it (it can only
 % be in an exception, never in an answer of a type).
 '$charon_emit'(R) :-
+    catch('$charon_put'(R, '$charon_answer'(R1), R1), _, true),
+    flush_output(user_output),
+    fail.
+
+% '$charon_put'(+R, +Wrapped, -Slot): writes Wrapped, a term holding the variable
+% Slot, with Slot standing for R, as one flush of user_output of its own (what the
+% goal printed before is flushed first). An exception (memory) is the caller's.
+'$charon_put'(R, Wrapped, Slot) :-
     flush_output(user_output),
     % No acyclic_term/1 check: in scryer 0.10 it corrupts the strings in a term
     % (the writer then prints another term in their place).
     (   '$charon_quotes'(R)
-    ->  catch(( '$charon_quotes_var'(R, V, 0, R1),
-                write_term(user_output, '$charon_answer'(R1),
-                           [quoted(true), ignore_ops(true),
-                            variable_names(['\'\\\'\\\'\''=V])]) ),
-              _, true)
-    ;   catch(write_canonical(user_output, '$charon_answer'(R)), _, true)
+    ->  '$charon_quotes_var'(R, V, 0, Slot),
+        write_term(user_output, Wrapped,
+                   [quoted(true), ignore_ops(true),
+                    variable_names(['\'\\\'\\\'\''=V])])
+    ;   Slot = R,
+        write_canonical(user_output, Wrapped)
     ),
-    flush_output(user_output),
-    fail.
+    flush_output(user_output).
 
 % '$charon_quotes'(+Result): the payload of Result holds the atom '''''' (two
 % apostrophes). The search counts how deep it is in compound terms (D) and does

@@ -14,6 +14,7 @@
 //! ```
 
 mod guard;
+mod ndjson;
 pub mod openapi;
 mod problem;
 mod wire;
@@ -29,6 +30,7 @@ use axum::routing::any;
 use serde_json::{Map, Value, json};
 
 pub use guard::{Guard, MAX_HEAD_BYTES, MAX_HEADERS, MAX_URI_BYTES};
+pub use ndjson::NDJSON;
 pub use problem::{PROBLEM_JSON, Problem};
 pub use wire::ProblemsOnParseErrors;
 
@@ -56,6 +58,8 @@ pub struct HttpOptions {
     /// Serve `GET /metrics` (see [`crate::metrics`]), behind the same guard as the
     /// API. Off by default.
     pub metrics: bool,
+    /// How hot reloads went, shown in `GET /health` (see [`ReloadState`]).
+    pub reload: Option<ReloadState>,
 }
 
 impl Default for HttpOptions {
@@ -65,6 +69,7 @@ impl Default for HttpOptions {
             guard: Guard::open(),
             explain: false,
             metrics: false,
+            reload: None,
         }
     }
 }
@@ -92,6 +97,89 @@ impl HttpOptions {
     pub fn with_metrics(mut self, metrics: bool) -> Self {
         self.metrics = metrics;
         self
+    }
+
+    /// These options with the state of hot reloads reported in `GET /health`.
+    pub fn with_reload_state(mut self, state: ReloadState) -> Self {
+        self.reload = Some(state);
+        self
+    }
+}
+
+/// How the hot reloads of a server went (see [`ReloadableRouter`]): shared by the
+/// code that reloads and every router it builds, whose `GET /health` shows it as
+/// `reload` — the reloads done, and the error of the last one if it failed (the
+/// knowledge base loaded before it is still served then).
+#[derive(Debug, Clone, Default)]
+pub struct ReloadState(Arc<std::sync::Mutex<(u64, Option<String>)>>);
+
+/// The same state (shared), not an equal one.
+impl PartialEq for ReloadState {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ReloadState {}
+
+impl ReloadState {
+    /// A reload swapped in a new knowledge base.
+    pub fn succeeded(&self) {
+        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        state.0 += 1;
+        state.1 = None;
+    }
+
+    /// A reload failed with `error`; the old knowledge base keeps serving.
+    pub fn failed(&self, error: String) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).1 = Some(error);
+    }
+
+    /// The error of the last reload, if it failed.
+    pub fn error(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).1.clone()
+    }
+
+    fn json(&self) -> Value {
+        let (reloads, error) = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        match error {
+            None => json!({"status": "ok", "reloads": reloads}),
+            Some(error) => json!({"status": "failed", "reloads": reloads, "error": error,
+                "serving": "the knowledge base loaded before the failed reload"}),
+        }
+    }
+}
+
+/// A router whose routes are replaced while it serves (hot reload): each request
+/// goes to the router current when it arrives, and a request in flight finishes
+/// on the one it started with (which keeps its knowledge base alive until then).
+#[derive(Debug, Clone)]
+pub struct ReloadableRouter(Arc<std::sync::RwLock<Router>>);
+
+impl ReloadableRouter {
+    /// Serves `router` until it is replaced.
+    pub fn new(router: Router) -> Self {
+        ReloadableRouter(Arc::new(std::sync::RwLock::new(router)))
+    }
+
+    /// Serves `router` from now on.
+    pub fn replace(&self, router: Router) {
+        *self.0.write().unwrap_or_else(|p| p.into_inner()) = router;
+    }
+
+    /// The router to serve: it hands each request to the current routes.
+    pub fn router(&self) -> Router {
+        let slot = self.0.clone();
+        Router::new().fallback(move |req: Request| {
+            let current = slot.read().unwrap_or_else(|p| p.into_inner()).clone();
+            async move {
+                use tower::ServiceExt;
+                match current.oneshot(req).await {
+                    Ok(response) => response,
+                    Err(never) => match never {},
+                }
+            }
+        })
     }
 }
 
@@ -261,11 +349,12 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
         .route(
             "/health",
             any(move |req: Request| {
-                let kb = health.kb.clone();
+                let health = health.clone();
                 async move {
                     match only_get(&req) {
                         Some(p) => p.into_response(),
-                        None => axum::Json(liveness(&kb)).into_response(),
+                        None => axum::Json(liveness(&health.kb, health.options.reload.as_ref()))
+                            .into_response(),
                     }
                 }
             }),
@@ -326,7 +415,7 @@ const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// `GET /health`: the process is up and serving; answered at once, without the
 /// engine (a busy engine is healthy). Counters for monitoring come along.
-fn liveness(kb: &KnowledgeBase) -> Value {
+fn liveness(kb: &KnowledgeBase, reload: Option<&ReloadState>) -> Value {
     let stats = kb.stats();
     let cache = kb.cache_stats();
     let config = kb.config();
@@ -350,6 +439,9 @@ fn liveness(kb: &KnowledgeBase) -> Value {
             "capacity": cache.capacity,
         },
     });
+    if let Some(state) = reload {
+        body["reload"] = state.json();
+    }
     if let Some((file, generation)) = kb.persisted() {
         body["persist"] = json!({
             "file": file.display().to_string(),
@@ -405,17 +497,21 @@ async fn call(app: Arc<App>, id: OpId, req: Request) -> Response {
             }
             response
         }
+        Ok(Reply::Stream(response)) => response,
         Err(problem) => problem.into_response(),
     }
 }
 
-/// What an operation's route answers: the whole answer, or one page of it.
+/// What an operation's route answers: the whole answer, one page of it, or a
+/// stream of its solutions.
 enum Reply {
     Whole(Value),
     Page(crate::Page),
+    Stream(Response),
 }
 
 async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Reply, Problem> {
+    let arrived = std::time::Instant::now();
     let op = app
         .kb
         .op(id)
@@ -447,6 +543,31 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Reply, Pro
             ));
         };
         merge(name, &mut args, fields)?;
+    }
+    let accept = parts.headers.get(header::ACCEPT);
+    // A stream when one is asked for and the operation has one; asked for alone
+    // (no JSON accepted instead), an operation without one is 406.
+    if ndjson::wants_stream(accept) && (app.kb.is_streamable(name) || !ndjson::takes_json(accept)) {
+        if paging != crate::args::PageParams::default() {
+            let argument = if paging.size.is_some() {
+                "page_size"
+            } else {
+                "cursor"
+            };
+            return Err(Problem::bad_arguments(
+                name,
+                Some(argument),
+                format!(
+                    "{name}: a stream has no pages: drop page_size and cursor, or ask for JSON \
+                     (Accept: application/json)"
+                ),
+            ));
+        }
+        let stream = app
+            .kb
+            .stream_async_from(name, &Value::Object(args), arrived, true)
+            .map_err(|e| Problem::from_call(&e))?;
+        return Ok(Reply::Stream(ndjson::response(stream).await));
     }
     if paging != crate::args::PageParams::default() {
         let size = match &paging.size {

@@ -290,8 +290,9 @@ pub fn document_for(kb: &crate::KnowledgeBase, title: &str, operations: &[Operat
 }
 
 /// Declares `page_size` and `cursor` (lower-case names, which no argument can
-/// have), the `Charon-Next-Cursor` header and the 409 of a stale cursor on every
-/// operation of `doc` that answers in pages
+/// have), the `Charon-Next-Cursor` header, the 409 of a stale cursor and the
+/// `application/x-ndjson` stream of solutions on every operation of `doc` that
+/// answers in pages (and streams)
 /// ([`KnowledgeBase::is_pageable`](crate::KnowledgeBase::is_pageable)).
 pub fn add_paging(doc: &mut Value, kb: &crate::KnowledgeBase) {
     let Some(paths) = doc["paths"].as_object_mut() else {
@@ -323,7 +324,31 @@ pub fn add_paging(doc: &mut Value, kb: &crate::KnowledgeBase) {
         responses["409"] = problem_response(
             "The cursor was taken before a write that may have changed the answer (cursor-stale: ask for the first page again), or belongs to another call (cursor-mismatch).",
         );
+        let element = responses["200"]["content"]["application/json"]["schema"]["items"].clone();
+        responses["200"]["content"][super::NDJSON] = json!({"schema": stream_line_schema(element)});
     }
+}
+
+/// One line of a streamed answer (`Accept: application/x-ndjson`, see
+/// `http::ndjson`): a solution, or the last line — how the stream ended.
+fn stream_line_schema(element: Value) -> Value {
+    json!({
+        "description": "With Accept: application/x-ndjson, the answer is streamed as solutions are found: one of these objects per line, a {\"solution\"} per solution, then one {\"end\"} or {\"error\"} line, always last.",
+        "oneOf": [
+            {"type": "object", "required": ["solution"], "additionalProperties": false,
+             "properties": {"solution": element}},
+            {"type": "object", "required": ["end"], "additionalProperties": false,
+             "properties": {"end": {"type": "object", "required": ["status", "solutions"],
+                "properties": {
+                    "status": {"enum": ["complete", "truncated"],
+                        "description": "truncated: the server's limit of streamed solutions was reached and there are more."},
+                    "solutions": {"type": "integer", "minimum": 0},
+                    "limit": {"type": "integer", "minimum": 0},
+                }}}},
+            {"type": "object", "required": ["error"], "additionalProperties": false,
+             "properties": {"error": {"$ref": "#/components/schemas/Problem"}}},
+        ],
+    })
 }
 
 /// What a page cursor looks like.

@@ -176,6 +176,14 @@ impl Problem {
                 argument,
                 ..
             } => Problem::bad_arguments(operation, Some(argument), detail),
+            CallError::NotStreamable { operation, .. } => {
+                let kind = (
+                    StatusCode::NOT_ACCEPTABLE,
+                    "not-streamable",
+                    "No stream of this operation",
+                );
+                Problem::of(kind, detail).with("operation", operation)
+            }
             CallError::CursorStale { operation } => {
                 let kind = (StatusCode::CONFLICT, "cursor-stale", "Cursor stale");
                 Problem::of(kind, detail).with("operation", operation)

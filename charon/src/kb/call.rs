@@ -133,7 +133,7 @@ impl Answer {
 
 /// Holds one place among the `max_pending` calls admitted to the engine, until it
 /// drops (`K` is `&KnowledgeBase` or, to cross into the blocking pool, an `Arc`).
-struct Admission<K: Deref<Target = KnowledgeBase>>(K);
+pub(super) struct Admission<K: Deref<Target = KnowledgeBase>>(pub(super) K);
 
 impl<K: Deref<Target = KnowledgeBase>> Drop for Admission<K> {
     fn drop(&mut self) {
@@ -143,7 +143,7 @@ impl<K: Deref<Target = KnowledgeBase>> Drop for Admission<K> {
 
 /// Takes a place among the `max_pending` admitted calls, or says the engine is full.
 /// (Compare-and-swap: a refused call never holds a place, even briefly.)
-fn admit<K: Deref<Target = KnowledgeBase>>(
+pub(super) fn admit<K: Deref<Target = KnowledgeBase>>(
     kb: K,
     operation: String,
 ) -> Result<Admission<K>, CallError> {
@@ -240,6 +240,26 @@ impl KnowledgeBase {
             error,
         })?;
         self.prepare_collecting(id, &inputs, codec::Collect::Window(skip, take))
+    }
+
+    /// The goal of a stream of `name`'s solutions, each written with `key` (see
+    /// `kb::stream`).
+    pub(super) fn prepare_stream(
+        &self,
+        id: OpId,
+        args: &Value,
+        key: u64,
+    ) -> Result<String, CallError> {
+        let op = self.checked(id)?;
+        let inputs = codec::inputs_of(op, args).map_err(|error| {
+            self.metrics.refused(id.index, "bad-arguments");
+            CallError::Arguments {
+                operation: op.name.to_string(),
+                error,
+            }
+        })?;
+        self.prepare_collecting(id, &inputs, codec::Collect::Stream(key))
+            .map(|call| call.query)
     }
 
     fn prepare_collecting(
@@ -577,7 +597,7 @@ impl KnowledgeBase {
 }
 
 /// The call error for an engine failure of `operation`.
-fn engine_error(operation: &str, error: EngineError) -> CallError {
+pub(super) fn engine_error(operation: &str, error: EngineError) -> CallError {
     match error {
         EngineError::TimeLimit(limit) | EngineError::Waited(limit) => CallError::TimeLimit {
             operation: operation.to_string(),

@@ -39,6 +39,8 @@ pub(crate) enum Collect {
     /// Those after the first `.0` (found, not collected), up to `.1` of them (a
     /// page: see `kb::page`).
     Window(usize, usize),
+    /// Each written as it is found, with this key (a stream: see `kb::stream`).
+    Stream(u64),
 }
 
 impl std::fmt::Display for Collect {
@@ -46,6 +48,7 @@ impl std::fmt::Display for Collect {
         match self {
             Collect::Upto(n) => write!(f, "{n}"),
             Collect::Window(skip, take) => write!(f, "window({skip},{take})"),
+            Collect::Stream(key) => write!(f, "stream({key})"),
         }
     }
 }
@@ -276,7 +279,7 @@ pub(crate) fn shape(op: &Operation, outcome: Outcome, limits: &Limits) -> Result
 }
 
 /// One solution `sol(O…)`: none → `true`, one → the value, several → an object.
-fn solution(op: &Operation, sol: &PlTerm) -> Result<Value, CallError> {
+pub(crate) fn solution(op: &Operation, sol: &PlTerm) -> Result<Value, CallError> {
     let values: &[PlTerm] = match sol {
         PlTerm::Compound(_, values) => values,
         _ => &[],

@@ -133,6 +133,16 @@ pub enum CallError {
         /// What is wrong, and what to do.
         detail: String,
     },
+    /// A stream asked of an operation that has none (see
+    /// [`KnowledgeBase::stream`](crate::KnowledgeBase::stream)): only `nondet` and
+    /// `multi` pure reads stream.
+    #[error("{operation}: {detail}")]
+    NotStreamable {
+        /// The operation.
+        operation: String,
+        /// Why, and what to do.
+        detail: String,
+    },
     /// A page's cursor was taken before a write that may have changed the answer:
     /// the pages would mix two states. Start again from the first page.
     #[error(

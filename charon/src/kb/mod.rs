@@ -12,6 +12,7 @@ mod counting;
 mod error;
 mod explain;
 mod page;
+mod stream;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +26,7 @@ pub use explain::{
 };
 use page::TooLong;
 pub use page::{DEFAULT_PAGE_SIZE, Page, Pages};
+pub use stream::{SolutionStream, StreamEnd, Streamed};
 
 use crate::analysis::{self, Verdict};
 use crate::cache::{AnswerCache, Freshness, Reads};

@@ -8,6 +8,8 @@
 //! validation as HTTP. The reasoning tools' schemas are those of the OpenAPI
 //! document's `/reason` and `/check-kb` too (`crate::reason`'s schema functions).
 
+mod reload;
+
 use std::sync::Arc;
 
 use rmcp::ErrorData as McpError;
@@ -27,6 +29,8 @@ use crate::pldoc::schema::{request_schema, response_schema};
 use crate::pldoc::{Method, Operation};
 use crate::reason::Reasoner;
 use crate::{CallError, KnowledgeBase};
+
+pub use reload::ReloadableMcp;
 
 /// URI of the knowledge base's source.
 pub const SOURCE_URI: &str = "charon://source";
@@ -437,6 +441,7 @@ impl ServerHandler for McpServer {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_tool_list_changed()
                 .enable_resources()
                 .build(),
         )
@@ -653,7 +658,33 @@ pub fn http_router_with(
     guard: crate::http::Guard,
     options: McpHttpOptions,
 ) -> axum::Router {
-    let metrics = options.metrics.then(|| server.clone());
+    let metrics = server.clone();
+    http_app(server, move || metrics.clone(), guard, options)
+}
+
+/// [`http_router_with`] for a server whose knowledge base is replaced while it
+/// serves (hot reload; see [`ReloadableMcp`]).
+pub fn reloadable_http_router(
+    server: ReloadableMcp,
+    guard: crate::http::Guard,
+    options: McpHttpOptions,
+) -> axum::Router {
+    let metrics = server.clone();
+    http_app(server, move || metrics.current(), guard, options)
+}
+
+/// The app at `/mcp` (and `/metrics`) of a handler; `current` is the server whose
+/// metrics are reported.
+fn http_app<H>(
+    server: H,
+    current: impl Fn() -> McpServer + Clone + Send + Sync + 'static,
+    guard: crate::http::Guard,
+    options: McpHttpOptions,
+) -> axum::Router
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    let metrics = options.metrics.then_some(current);
     let (endpoint, sessions) = endpoint(server, &guard, &options, true);
     let mut app = axum::Router::new()
         // `/mcp`, `/mcp/` and below, as clients are configured.
@@ -662,11 +693,11 @@ pub fn http_router_with(
             use axum::response::IntoResponse;
             crate::http::Problem::not_found(req.uri().path()).into_response()
         });
-    if let Some(server) = metrics {
+    if let Some(current) = metrics {
         app = app.route(
             "/metrics",
             axum::routing::get(move || {
-                let (server, sessions) = (server.clone(), sessions.clone());
+                let (server, sessions) = (current(), sessions.clone());
                 async move {
                     let open = sessions.manager.sessions.read().await.len();
                     crate::http::metrics_response(crate::metrics::render(
@@ -681,8 +712,8 @@ pub fn http_router_with(
 
 /// The streamable HTTP service at `/` (and at every path below when `everywhere`),
 /// with the session limits and the body checks; no guard.
-fn endpoint(
-    server: McpServer,
+fn endpoint<H: ServerHandler + Clone + Send + Sync + 'static>(
+    server: H,
     guard: &crate::http::Guard,
     options: &McpHttpOptions,
     everywhere: bool,

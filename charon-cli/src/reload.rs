@@ -1,0 +1,218 @@
+//! Hot reload for `charon http` and `charon mcp` over HTTP: on SIGHUP, and with
+//! `--watch` when a watched file changes.
+//!
+//! A reload loads the file into a new knowledge base (new workers, the analysis,
+//! the PlDoc report) while the old one keeps serving; only when that succeeds is
+//! the new one swapped in (`swap`: the routes, `/openapi.json`, the MCP tools, with
+//! `notifications/tools/list_changed`), and a report of the operations added,
+//! removed and changed is logged. Calls in flight finish on the knowledge base
+//! they started on, which is dropped (its workers stopped) after the last of them.
+//! A failed reload changes nothing but `GET /health`, which shows its error until
+//! a reload succeeds. The answer cache belongs to a knowledge base, so it starts
+//! empty with the new one.
+//!
+//! What is watched: the knowledge base's file and the `.pl` files beside and below
+//! it (those it may load), by size, time and inode, every half second; a change is
+//! taken once the files have stayed the same for a tenth of a second (editors write
+//! in steps).
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use charon::KnowledgeBase;
+use charon::http::ReloadState;
+
+/// How often watched files are looked at.
+const POLL: Duration = Duration::from_millis(500);
+/// How long files must stay the same before a change is taken.
+const SETTLE: Duration = Duration::from_millis(100);
+/// Files looked at, at most (the first found, in directory order).
+const MAX_FILES: usize = 2000;
+
+/// Swaps in a new knowledge base.
+pub(crate) type Swap =
+    Box<dyn Fn(Arc<KnowledgeBase>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// Loads the knowledge base again (blocking).
+pub(crate) type Load = Arc<dyn Fn() -> anyhow::Result<KnowledgeBase> + Send + Sync>;
+
+/// The reload loop, ready to run: the SIGHUP handler is installed when this is
+/// made (inside the runtime), so no signal sent once the server is up is lost.
+pub(crate) fn reloader(
+    path: PathBuf,
+    watch: bool,
+    load: Load,
+    current: Arc<KnowledgeBase>,
+    state: ReloadState,
+    swap: Swap,
+) -> anyhow::Result<Pin<Box<dyn Future<Output = ()> + Send>>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut hangup = signal(SignalKind::hangup())?;
+    Ok(Box::pin(async move {
+        let mut current = current;
+        let mut seen = fingerprint(&path);
+        loop {
+            let why = tokio::select! {
+                _ = hangup.recv() => "SIGHUP",
+                () = tokio::time::sleep(POLL), if watch => {
+                    let now = fingerprint(&path);
+                    if now == seen {
+                        continue;
+                    }
+                    settle(&path).await;
+                    "a changed file"
+                }
+            };
+            seen = fingerprint(&path);
+            tracing::info!(target: "charon::reload", "reloading {} ({why})", path.display());
+            let started = std::time::Instant::now();
+            let load = Arc::clone(&load);
+            let loaded = match tokio::task::spawn_blocking(move || load()).await {
+                Ok(loaded) => loaded,
+                Err(e) => Err(anyhow::anyhow!("the reload stopped: {e}")),
+            };
+            match loaded {
+                Ok(kb) => {
+                    let kb = Arc::new(kb);
+                    let report = Report::between(&current, &kb);
+                    swap(Arc::clone(&kb)).await;
+                    state.succeeded();
+                    tracing::info!(
+                        target: "charon::reload",
+                        elapsed_ms = started.elapsed().as_millis() as u64,
+                        "reloaded {}: {report}",
+                        path.display()
+                    );
+                    current = kb;
+                }
+                Err(e) => {
+                    let error = format!("{e:#}");
+                    tracing::error!(
+                        target: "charon::reload",
+                        "the reload of {} failed, the knowledge base loaded before keeps serving: {error}",
+                        path.display()
+                    );
+                    state.failed(error);
+                }
+            }
+        }
+    }))
+}
+
+/// Waits until the watched files stay the same for `SETTLE`.
+async fn settle(path: &Path) {
+    let mut last = fingerprint(path);
+    for _ in 0..50 {
+        tokio::time::sleep(SETTLE).await;
+        let now = fingerprint(path);
+        if now == last {
+            return;
+        }
+        last = now;
+    }
+}
+
+/// Size, modification time and inode of the knowledge base's file and of the `.pl`
+/// files beside and below it.
+fn fingerprint(path: &Path) -> Vec<(PathBuf, u64, i128, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut files = vec![path.to_path_buf()];
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if files.len() >= MAX_FILES {
+                break;
+            }
+            let p = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => dirs.push(p),
+                Ok(_) if p.extension().is_some_and(|e| e == "pl") && p != path => files.push(p),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let meta = std::fs::metadata(&p).ok();
+            let stamp = meta.as_ref().map_or((0, 0, 0), |m| {
+                (
+                    m.len(),
+                    i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+                    m.ino(),
+                )
+            });
+            (p, stamp.0, stamp.1, stamp.2)
+        })
+        .collect()
+}
+
+/// The operations a reload added, removed and changed.
+struct Report {
+    count: usize,
+    added: Vec<String>,
+    removed: Vec<String>,
+    changed: Vec<String>,
+}
+
+impl Report {
+    fn between(old: &KnowledgeBase, new: &KnowledgeBase) -> Report {
+        let name = |op: &charon::Operation| op.name.to_string();
+        let added = new
+            .operations()
+            .iter()
+            .filter(|op| old.operation(&op.name).is_none())
+            .map(name)
+            .collect();
+        let removed = old
+            .operations()
+            .iter()
+            .filter(|op| new.operation(&op.name).is_none())
+            .map(name)
+            .collect();
+        let changed = new
+            .operations()
+            .iter()
+            .filter(|op| old.operation(&op.name).is_some_and(|o| o != *op))
+            .map(name)
+            .collect();
+        Report {
+            count: new.operations().len(),
+            added,
+            removed,
+            changed,
+        }
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} operation(s)", self.count)?;
+        let mut none = true;
+        for (what, names) in [
+            ("added", &self.added),
+            ("removed", &self.removed),
+            ("changed", &self.changed),
+        ] {
+            if !names.is_empty() {
+                write!(f, "; {what}: {}", names.join(", "))?;
+                none = false;
+            }
+        }
+        if none {
+            write!(f, "; no operation added, removed or changed")?;
+        }
+        Ok(())
+    }
+}
