@@ -9,6 +9,8 @@
       POST /users_with_permission  {"Perm":"deploy"} -> ["user_0078", ...]
            (users_with_permission/2 is det with one output: its value)
       GET  /health                                   -> {"status":"ok"}
+      POST /grant {"User":U,"Perm":P}, POST /add_note {"Text":T} -> true
+           (the writes of bench/peers/rbac_writes.pl, for scripts/bench-mixed.sh)
 
     library(http/thread_httpd) with a fixed pool of worker threads, keep-alive
     (HTTP/1.1, the library's default), compact JSON (no spaces: the bytes
@@ -34,6 +36,10 @@
 :- http_handler(root(get_user_has_permission), point, [methods([get, head])]).
 :- http_handler(root(users_with_permission), list, [methods([post])]).
 :- http_handler(root(health), health, [methods([get, head])]).
+% The writes of the mixed workload (bench/peers/rbac_writes.pl), when the
+% knowledge base defines them: JSON arguments as Charon takes them, `true` back.
+:- http_handler(root(grant), grant, [methods([post])]).
+:- http_handler(root(add_note), add_note, [methods([post])]).
 
 main(Argv) :-
     argv_options(Argv, _Positional, Options),
@@ -70,6 +76,21 @@ list(Request) :-
     ;   reply_json_dict(_{title: "Perm (a string) is required"},
                         [width(0), status(400)])
     ).
+
+%  POST /grant {"User": U, "Perm": P} and POST /add_note {"Text": T}: det, no
+%  outputs -> true.
+grant(Request) :-
+    http_read_json_dict(Request, Args),
+    atom_string(User, Args.'User'),
+    atom_string(Perm, Args.'Perm'),
+    once(kb:grant(User, Perm)),
+    reply_compact(true).
+
+add_note(Request) :-
+    http_read_json_dict(Request, Args),
+    atom_string(Text, Args.'Text'),
+    once(kb:add_note(Text)),
+    reply_compact(true).
 
 %  reply_compact(+Answer): true, false, or a list of atoms, as JSON without any
 %  white space. (json_write/3 with width(0) still writes ", " between array
