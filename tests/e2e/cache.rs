@@ -111,7 +111,30 @@ fn a_write_forgets_only_the_answers_that_can_read_what_it_changed() {
 
     assert_eq!(
         kb.cache_scope("roles"),
-        Some(CacheScope::Reads(vec!["grant/2".into(), "roles/2".into()]))
+        Some(CacheScope::Reads(vec![
+            "grant/2 (for the same User)".into(),
+            "roles/2 (for the same User)".into()
+        ]))
+    );
+    // By key: a write to bob's grants keeps alice's answer, not bob's.
+    let (alice, bob) = (json!({"User": "alice"}), json!({"User": "bob"}));
+    ran(&kb, "roles", &alice);
+    ran(&kb, "roles", &bob);
+    kb.call("grant_role", &json!({"User": "bob", "Role": "viewer"}))
+        .expect("grant_role");
+    assert!(!ran(&kb, "roles", &alice).1, "alice's answer is kept");
+    assert!(ran(&kb, "roles", &bob).1, "bob's is computed again");
+    // A clause for every user forgets every answer; once one may exist, so does a
+    // removal (it may take that clause: retract(grant(bob, admin)) does).
+    kb.call("grant_everyone", &json!({"Role": "admin"}))
+        .expect("grant_everyone");
+    assert!(ran(&kb, "roles", &alice).1);
+    assert!(ran(&kb, "roles", &bob).1);
+    kb.call("revoke", &json!({"User": "bob", "Role": "admin"}))
+        .expect("revoke");
+    assert!(
+        ran(&kb, "roles", &alice).1,
+        "alice's answer is computed again"
     );
     assert!(
         matches!(kb.cache_scope("by_name"), Some(CacheScope::Anything { reason }) if reason.contains("clause/2"))

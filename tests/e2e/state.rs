@@ -270,12 +270,31 @@ const SCOPED: &[(&str, Gen)] = &[
     ("level", none),
     ("linked_all", none),
     ("via_notes", none),
+    // By key, and writes that defeat a key (a clause for every user, all of them).
+    ("grant_everyone", |r| json!({"Role": r.pick(ROLES)})),
+    ("revoke_user", |r| json!({"User": r.pick(USERS)})),
+    ("revoke_everything", none),
+    (
+        "set_lvl",
+        |r| json!({"N": r.next() % 3, "L": r.pick(&["low", "high"])}),
+    ),
+    (
+        "set_boss",
+        |r| json!({"User": r.pick(USERS), "Boss": r.pick(USERS)}),
+    ),
+    ("lvl_of", |r| json!({"N": r.next() % 3})),
+    ("boss_roles", |r| json!({"User": r.pick(USERS)})),
+    ("reach", |r| json!({"User": r.pick(USERS)})),
+    (
+        "users_of",
+        |r| json!({"Role": r.pick(&["admin", "viewer", "guest"])}),
+    ),
 ];
 
 #[test]
 fn a_cache_that_keeps_answers_across_unrelated_writes_is_never_stale() {
     // Odd seeds: the cache is on.
-    let ok = differential(fixture("state/scoped.pl"), SCOPED, &[13, 15, 17], 150);
+    let ok = differential(fixture("state/scoped.pl"), SCOPED, &[13, 15, 17], 250);
     each_succeeded(
         &ok,
         &[
@@ -285,8 +304,30 @@ fn a_cache_that_keeps_answers_across_unrelated_writes_is_never_stale() {
             "can",
             "level",
             "via_notes",
+            "grant_everyone",
+            "set_lvl",
+            "lvl_of",
+            "boss_roles",
+            "reach",
+            "users_of",
         ],
     );
+    // The analysis found the keys it should, and only those.
+    let kb = KnowledgeBase::load_with(fixture("state/scoped.pl"), optimised()).expect("loads");
+    let scope = |op: &str| match kb.cache_scope(op) {
+        Some(charon::CacheScope::Reads(deps)) => deps,
+        other => panic!("{op}: {other:?}"),
+    };
+    assert!(scope("roles").contains(&"grant/2 (for the same User)".to_string()));
+    assert!(scope("lvl_of").contains(&"lvl/2 (for the same N)".to_string()));
+    assert!(scope("users_of").contains(&"grant/2 (for the same Role)".to_string()));
+    assert!(scope("reach").contains(&"grant/2 (for the same User)".to_string()));
+    let boss = scope("boss_roles");
+    assert!(
+        boss.contains(&"boss/2 (for the same User)".to_string()),
+        "{boss:?}"
+    );
+    assert!(boss.contains(&"grant/2".to_string()), "{boss:?}");
 }
 
 #[test]

@@ -19,7 +19,7 @@ use super::Engine;
 use super::outcome;
 use super::process::{Failure, Worker};
 use super::protocol::{Request, Response};
-use crate::cache::Dependency;
+use crate::cache::{Change, Dependency};
 
 /// The journal is never folded below this size.
 const FOLD_AT: usize = 1 << 20;
@@ -109,6 +109,11 @@ pub(crate) enum Changed {
         module: String,
         name: String,
         arity: usize,
+        /// The head's arguments, each as a key when atomic (see
+        /// [`crate::cache::term_key`]).
+        keys: Vec<Option<u64>>,
+        /// `retract/1` or `retractall/1`.
+        removal: bool,
     },
     /// A blackboard key was set.
     Blackboard,
@@ -146,9 +151,13 @@ pub(crate) fn changed_by(text: &str) -> Option<Vec<Changed>> {
                 PlTerm::Compound(neck, parts) if neck == ":-" && parts.len() == 2 => &parts[0],
                 other => other,
             };
-            let (name, arity) = match head {
-                PlTerm::Atom(name) => (name.clone(), 0),
-                PlTerm::Compound(name, args) => (name.clone(), args.len()),
+            let (name, arity, keys) = match head {
+                PlTerm::Atom(name) => (name.clone(), 0, Vec::new()),
+                PlTerm::Compound(name, args) => (
+                    name.clone(),
+                    args.len(),
+                    args.iter().map(crate::cache::term_key).collect(),
+                ),
                 // A list or a string as a head: '.'/2 (nothing a file would hold).
                 _ => return None,
             };
@@ -156,23 +165,38 @@ pub(crate) fn changed_by(text: &str) -> Option<Vec<Changed>> {
                 module: module.clone(),
                 name,
                 arity,
+                keys,
+                removal: kind.starts_with("retract"),
             })
         })
         .collect()
 }
 
 /// What the answer cache must forget after a change list: `None` for anything.
-fn changed(text: &str) -> Option<Vec<Dependency>> {
-    let mut deps: Vec<Dependency> = changed_by(text)?
+fn changed(text: &str) -> Option<Vec<Change>> {
+    let mut changes: Vec<Change> = changed_by(text)?
         .into_iter()
         .map(|c| match c {
-            Changed::Clauses { name, arity, .. } => Dependency::Predicate(name, arity),
-            Changed::Blackboard => Dependency::Blackboard,
+            Changed::Clauses {
+                name,
+                arity,
+                keys,
+                removal,
+                ..
+            } => Change {
+                dep: Dependency::Predicate(name, arity),
+                keys,
+                removal,
+            },
+            Changed::Blackboard => Change {
+                dep: Dependency::Blackboard,
+                keys: Vec::new(),
+                removal: false,
+            },
         })
         .collect();
-    deps.sort();
-    deps.dedup();
-    Some(deps)
+    changes.dedup();
+    Some(changes)
 }
 
 /// What a worker needs to reach the latest generation.

@@ -93,7 +93,7 @@ pub(crate) use outcome::{MAX_ANSWER_DEPTH, Outcome};
 
 pub(crate) use private_dir::PrivateDir;
 
-use crate::cache::{Dependency, Freshness};
+use crate::cache::{Change, Freshness};
 use crate::persist::Entry;
 pub(crate) use generation::{Changed, changed_by};
 use generation::{History, UNKNOWN};
@@ -320,7 +320,7 @@ impl Engine {
 
     /// Marks what generation `number` changes (`None`: anything) before it is
     /// published.
-    fn mark_changed(&self, what: Option<&[Dependency]>, number: u64) {
+    fn mark_changed(&self, what: Option<&[Change]>, number: u64) {
         if let Some(f) = self.inner.freshness.get() {
             f.changed(what, number);
         }

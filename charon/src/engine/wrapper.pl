@@ -396,6 +396,16 @@
 
 '$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E).
 
+% '$charon_loose'(+Name, +Arity, +J, +Modules): some clause of Name/Arity in one of
+% Modules has an argument J that is not atomic — or its clauses cannot be looked
+% at (the answer cache then keeps no key for removals from it: see
+% cache::Freshness).
+'$charon_loose'(N, A, J, Ms) :-
+    functor(H, N, A),
+    member(M, Ms),
+    catch(( clause(M:H, _), arg(J, H, X), \+ atomic(X) ), _, true),
+    !.
+
 % What a dump must cover beyond the declared modules: every module a change
 % touched, and every blackboard key.
 '$charon_note'(bb_put(K, _)) :- !,
@@ -856,7 +866,9 @@
 % '$charon_analyse'(+File, +Source, -Items): what the analysis needs from File and the local
 % files it loads, read as the loader reads them (operator directives applied as
 % they come, rules rewritten as loaded). Items:
-%   rule(M, Name, Arity, Body)  a rule of module M (a DCG rule's body is dcg(Body))
+%   rule(M, Name, Arity, Body, Head)  a rule of module M, its head's arguments in
+%                             Head (args(A1, …), sharing variables with Body; none
+%                             for a DCG rule, whose body is dcg(Body))
 %   defined(M, Name, Arity)     a predicate with clauses or a dynamic declaration
 %   main(M)                   the module of File itself (user if it is none)
 %   module(M)                 a module a file declares
@@ -902,7 +914,7 @@
             Us0),
     sort(Us0, Us).
 
-'$charon_item_called'(rule(M0, _, _, B), M, N, A) :-
+'$charon_item_called'(rule(M0, _, _, B, _), M, N, A) :-
     (   nonvar(B), B = dcg(D)
     ->  '$charon_dcg_called'(D, M0, M, N, A)
     ;   '$charon_called'(B, M0, 0, M, N, A)
@@ -1032,7 +1044,7 @@
     '$charon_head'(H0, M0, M, H),
     (   callable(H)
     ->  functor(H, N, A0), A is A0 + 2,
-        Items = [rule(M, N, A, dcg(B))|T1],
+        Items = [rule(M, N, A, dcg(B), none)|T1],
         '$charon_defined'(M:N/A, L0, L, T1, T)
     ;   L = L0, Items = T
     ).
@@ -1040,7 +1052,9 @@
     '$charon_head'(H0, M0, M, H),
     (   callable(H)
     ->  functor(H, N, A),
-        Items = [rule(M, N, A, B)|T1],
+        H =.. [_|As],
+        Args =.. [args|As],
+        Items = [rule(M, N, A, B, Args)|T1],
         '$charon_defined'(M:N/A, L0, L, T1, T)
     ;   L = L0, Items = T
     ).

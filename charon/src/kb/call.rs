@@ -70,6 +70,9 @@ pub struct Call {
     limit_at: usize,
     pub(super) cacheable: bool,
     generation: u64,
+    /// The call's keys, when its operation's answers are scoped by keys (see
+    /// `cache::KeyScope`).
+    pub(super) key: Option<Vec<u64>>,
 }
 
 impl Call {
@@ -278,12 +281,16 @@ impl KnowledgeBase {
                     error,
                 },
             )?;
+        let key = self.scopes[id.index]
+            .as_ref()
+            .and_then(|scope| super::call_keys(op, scope, inputs));
         Ok(Call {
             op: id,
             query,
             limit_at,
             cacheable: self.cache.enabled() && self.effects[id.index].cacheable,
             generation: self.engine.generation(),
+            key,
         })
     }
 
@@ -514,9 +521,10 @@ impl KnowledgeBase {
         if !call.cacheable {
             return None;
         }
-        let value = self
-            .cache
-            .get(&call.query, self.freshness.since(call.op.index))?;
+        let value = self.cache.get(
+            &call.query,
+            self.freshness.since_key(call.op.index, call.key.as_deref()),
+        )?;
         Some(Answer {
             value,
             output: String::new(),

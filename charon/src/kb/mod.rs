@@ -29,7 +29,7 @@ pub use page::{DEFAULT_PAGE_SIZE, Page, Pages};
 pub use stream::{SolutionStream, StreamEnd, Streamed};
 
 use crate::analysis::{self, Verdict};
-use crate::cache::{AnswerCache, Freshness, Reads};
+use crate::cache::{AnswerCache, Freshness, KeyScope, Reads};
 use crate::engine::{Access, Engine, EngineConfig, EngineError, PrivateDir, Replication};
 use crate::pldoc::{self, Operation, Rejection, Report};
 
@@ -87,7 +87,9 @@ impl Effects {
 #[non_exhaustive]
 pub enum CacheScope {
     /// The clauses of these predicates (`name/arity`, in any module) and, if it is
-    /// listed, the blackboard: every predicate the operation can reach.
+    /// listed, the blackboard: every predicate the operation can reach. A predicate
+    /// read by key is listed as `name/arity (for the same Arg)`: a change to its
+    /// clauses for another value of the input `Arg` leaves the answer cached.
     Reads(Vec<String>),
     /// Anything: every write forgets its answers.
     Anything {
@@ -112,6 +114,8 @@ pub struct KnowledgeBase {
     cache: AnswerCache,
     /// What each cacheable operation reads (`None` for the others).
     reads: Vec<Option<Reads>>,
+    /// The operations whose answers are scoped by a key (see `cache::KeyScope`).
+    scopes: Vec<Option<KeyScope>>,
     /// When each operation's cached answers were last made stale.
     freshness: Arc<Freshness>,
     /// Calls by operation and outcome, durations (see `crate::metrics`).
@@ -375,7 +379,43 @@ impl KnowledgeBase {
             .zip(&effects)
             .map(|(op, v)| v.cacheable.then(|| found.reads(&op.predicate, op.arity())))
             .collect();
-        let freshness = Arc::new(Freshness::new(&reads));
+        let scopes: Vec<Option<KeyScope>> = report
+            .operations
+            .iter()
+            .zip(&reads)
+            .map(|(op, r)| match r {
+                Some(Reads::Only(_)) => key_scope(op, &found),
+                _ => None,
+            })
+            .collect();
+        // Whether a predicate read by key has a clause that is not atomic at the
+        // key's argument, as loaded (asked of the engine; anything else than a
+        // clear no counts as yes).
+        let mut modules: Vec<String> = found.modules.clone();
+        modules.extend([found.main_module.clone(), "user".to_string()]);
+        modules.sort();
+        modules.dedup();
+        let loose = |d: &crate::cache::Dependency, j: usize| -> bool {
+            let crate::cache::Dependency::Predicate(name, arity) = d else {
+                return true;
+            };
+            let mut query = String::from("'$charon_once'(sol,'$charon_loose'(");
+            crate::term::write_atom(&mut query, name);
+            query.push_str(&format!(",{arity},{},[", j + 1));
+            for (i, m) in modules.iter().enumerate() {
+                if i > 0 {
+                    query.push(',');
+                }
+                crate::term::write_atom(&mut query, m);
+            }
+            query.push_str("]),0,R).");
+            let deadline = std::time::Instant::now() + engine.config().load_timeout;
+            !matches!(
+                engine.run(query, Access::Read, deadline).map(|r| r.outcome),
+                Ok(crate::engine::Outcome::Failed)
+            )
+        };
+        let freshness = Arc::new(Freshness::new(&reads, &scopes, &loose));
         engine.set_freshness(Arc::clone(&freshness));
         let counting = engine.config().limits.counting;
         // Fail closed: a knowledge base may set inference limits of its own unless
@@ -406,6 +446,7 @@ impl KnowledgeBase {
             warnings: found.dangling,
             cache,
             reads,
+            scopes,
             freshness,
             metrics,
             pending: AtomicUsize::new(0),
@@ -539,8 +580,22 @@ impl KnowledgeBase {
     /// answers are not cached (or an unknown one).
     pub fn cache_scope(&self, name: &str) -> Option<CacheScope> {
         let id = self.resolve(name)?;
+        let scope = self.scopes[id.index()].as_ref();
+        let op = self.op(id)?;
+        let keyed = |d: &crate::cache::Dependency| {
+            let (set, _) = scope?.through.get(d)?;
+            let names: Vec<&str> = scope?.sets[*set]
+                .iter()
+                .map(|&p| op.args[p].name.as_ref())
+                .collect();
+            Some(format!("{d} (for the same {})", names.join(" and ")))
+        };
         Some(match self.reads[id.index()].as_ref()? {
-            Reads::Only(deps) => CacheScope::Reads(deps.iter().map(|d| d.to_string()).collect()),
+            Reads::Only(deps) => CacheScope::Reads(
+                deps.iter()
+                    .map(|d| keyed(d).unwrap_or_else(|| d.to_string()))
+                    .collect(),
+            ),
             Reads::Anything(reason) => CacheScope::Anything {
                 reason: reason.clone(),
             },
@@ -746,6 +801,79 @@ fn database_outside_main(main: &Path) -> Option<String> {
 }
 
 /// The report of operations read before (at compile time): nothing was rejected.
+/// How `op`'s answers are scoped by keys, if at all: for each predicate it reads,
+/// the inputs of type atom or integer that carry a key into it (see
+/// `analysis::keys` and `cache::KeyScope`).
+fn key_scope(op: &Operation, found: &analysis::Analysis) -> Option<KeyScope> {
+    let flows = found.key_flows(&op.predicate, op.arity());
+    let keyable = |i: usize| {
+        op.args.get(i).is_some_and(|a| {
+            a.mode == pldoc::Mode::In && matches!(a.ty, pldoc::Type::Atom | pldoc::Type::Int)
+        })
+    };
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    let mut through = std::collections::HashMap::new();
+    for ((name, arity), flow) in &flows {
+        // For each key position, the first argument of the predicate it reaches.
+        let mut at: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+        for &(i, j) in flow {
+            if keyable(i) {
+                at.entry(i).or_insert(j);
+            }
+        }
+        if at.is_empty() {
+            continue;
+        }
+        let positions: Vec<usize> = at.keys().copied().collect();
+        let set = match sets.iter().position(|s| *s == positions) {
+            Some(set) => set,
+            None => {
+                sets.push(positions);
+                sets.len() - 1
+            }
+        };
+        let dep = crate::cache::Dependency::Predicate(name.clone(), *arity);
+        through.insert(dep, (set, at.values().copied().collect()));
+    }
+    (!through.is_empty()).then_some(KeyScope { sets, through })
+}
+
+/// The keys of a call of an operation scoped by `scope`, from its input values in
+/// mode-line order: one per set of key positions (`None` when a value there is not
+/// an atom or an integer: the call then counts as every key).
+pub(crate) fn call_keys(
+    op: &Operation,
+    scope: &KeyScope,
+    inputs: &[&serde_json::Value],
+) -> Option<Vec<u64>> {
+    let key_of = |position: usize| -> Option<u64> {
+        let ordinal = op.args[..position]
+            .iter()
+            .filter(|a| a.mode == pldoc::Mode::In)
+            .count();
+        let value = inputs.get(ordinal)?;
+        match op.args.get(position)?.ty {
+            pldoc::Type::Atom => value.as_str().map(crate::cache::atom_key),
+            pldoc::Type::Int => value
+                .as_i64()
+                .map(|n| n.to_string())
+                .or_else(|| value.as_u64().map(|n| n.to_string()))
+                .map(|digits| crate::cache::int_key(&digits)),
+            _ => None,
+        }
+    };
+    scope
+        .sets
+        .iter()
+        .map(|set| {
+            set.iter()
+                .map(|&p| key_of(p))
+                .collect::<Option<Vec<u64>>>()
+                .map(|keys| crate::cache::combine(&keys))
+        })
+        .collect()
+}
+
 fn model(operations: Vec<Operation>) -> Report {
     Report {
         operations,

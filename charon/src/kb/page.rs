@@ -48,6 +48,8 @@ struct Plan {
     offset: usize,
     size: usize,
     stamp: u64,
+    /// The call's keys (see `cache::KeyScope`): stamps are taken for them.
+    key: Option<Vec<u64>>,
     fingerprint: u64,
     /// The whole answer's call, when a later page may be a slice of it (a cached
     /// read whose whole answer is not known to be over the solution limit).
@@ -223,7 +225,8 @@ impl KnowledgeBase {
         }
         let size = size.min(self.engine.config().limits.solutions.max(1));
         let whole = self.prepare(id, args)?;
-        let stamp = self.stamp(id.index());
+        let key = whole.key.clone();
+        let stamp = self.stamp(id.index(), key.as_deref());
         let fingerprint = self.fingerprint(&whole.query, stamp);
         let offset = match cursor {
             None => 0,
@@ -254,6 +257,7 @@ impl KnowledgeBase {
             offset,
             size,
             stamp,
+            key,
             fingerprint,
             whole: sliced.then_some(whole),
         })
@@ -283,7 +287,7 @@ impl KnowledgeBase {
         cursor: Option<&str>,
     ) -> Result<Page, CallError> {
         // A write that committed meanwhile may have changed what this page holds.
-        if cursor.is_some() && self.stamp(plan.id.index()) != plan.stamp {
+        if cursor.is_some() && self.stamp(plan.id.index(), plan.key.as_deref()) != plan.stamp {
             let name = self.op(plan.id).map(|op| op.name.to_string());
             return Err(CallError::CursorStale {
                 operation: name.unwrap_or_default(),
@@ -307,10 +311,10 @@ impl KnowledgeBase {
         })
     }
 
-    /// The state an answer of operation `index` is computed from: the generation of
-    /// the last change it can read (see `crate::cache`).
-    fn stamp(&self, index: usize) -> u64 {
-        self.freshness.since(index)
+    /// The state an answer of operation `index` for a call with `key` is computed
+    /// from: the generation of the last change it can read (see `crate::cache`).
+    fn stamp(&self, index: usize, key: Option<&[u64]>) -> u64 {
+        self.freshness.since_key(index, key)
     }
 
     /// A fingerprint of a call's goal on this knowledge base's file as loaded, and

@@ -319,6 +319,7 @@ fn changed_predicates(text: &str, module: &str) -> Option<Vec<Pi>> {
                     module: m,
                     name,
                     arity,
+                    ..
                 } if m == module => Some((name, arity)),
                 _ => None,
             })

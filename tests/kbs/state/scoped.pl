@@ -67,3 +67,49 @@ linked_all(Xs) :- findall(X, linked(X), Xs).
 
 %! via_notes(-Xs:list(atom)) is det.
 via_notes(Xs) :- catch(findall(X, via_note(X), Xs), _, Xs = []).
+
+% Reads by key (the answer cache forgets them by the key's value, see
+% analysis/keys.rs), and writes that defeat a key.
+
+:- dynamic(lvl/2).
+:- dynamic(boss/2).
+
+boss(bob, alice).
+
+%! grant_everyone(+Role:atom) is det.
+%  A clause whose first argument is a variable: it holds for every user.
+grant_everyone(R) :- assertz(grant(_, R)).
+
+%! revoke_user(+User:atom) is det.
+revoke_user(U) :- retractall(grant(U, _)).
+
+%! revoke_everything is det.
+revoke_everything :- retractall(grant(_, _)).
+
+%! set_lvl(+N:int, +L:atom) is det.
+set_lvl(N, L) :- retractall(lvl(N, _)), assertz(lvl(N, L)).
+
+%! set_boss(+User:atom, +Boss:atom) is det.
+set_boss(U, B) :- retractall(boss(U, _)), assertz(boss(U, B)).
+
+%! lvl_of(+N:int, -L:atom) is semidet.
+%  By an integer key.
+lvl_of(N, L) :- lvl(N, L).
+
+%! boss_roles(+User:atom, -Roles:list(atom)) is det.
+%  The boss's roles: keyed by User for boss/2 only, not for grant/2.
+boss_roles(U, Rs) :- ( boss(U, B) -> findall(R, grant(B, R), Rs) ; Rs = [] ).
+
+%! reach(+User:atom, -Roles:list(atom)) is det.
+%  Through a recursive rule that passes the key on unchanged.
+reach(U, Rs) :- findall(R, holds(U, R, 3), Rs0), sort(Rs0, Rs).
+
+holds(U, R, _) :- grant(U, R).
+holds(U, R, N) :- N > 0, N1 is N - 1, holds(U, R0, N1), implies(R0, R).
+
+implies(admin, viewer).
+implies(viewer, guest).
+
+%! users_of(+Role:atom, -Users:list(atom)) is det.
+%  Keyed by Role at grant/2's second argument.
+users_of(R, Us) :- findall(U, ( grant(U, R), atom(U) ), Us0), sort(Us0, Us).

@@ -46,6 +46,8 @@
 //! state from their arguments alone (flags, operators, global variables) do the
 //! same at every load.
 
+mod keys;
+
 use std::collections::{HashMap, HashSet};
 
 use crate::cache::{Dependency, Reads};
@@ -56,6 +58,8 @@ use crate::term::PlTerm;
 type Pi = (String, String, usize);
 /// A predicate name and arity, in no particular module.
 type Na = (String, usize);
+/// A rule's head arguments and body, when the reader gave them.
+type Rule = Option<(Vec<PlTerm>, PlTerm)>;
 
 /// How far an effect reaches, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,6 +104,10 @@ pub(crate) struct Analysis {
     effects: HashMap<Pi, Effect>,
     /// What each predicate's clauses call (for [`Analysis::reads`]).
     calls: HashMap<Pi, HashSet<Callee>>,
+    /// The rules of each predicate (in any module), with their heads' arguments and
+    /// bodies where the reader gave them (`None`: a DCG rule, a rule asserted), for
+    /// [`Analysis::key_flows`].
+    rules: HashMap<Na, Vec<Rule>>,
     /// The predicates the files define, and those asserted.
     defined: HashSet<Pi>,
     /// Modules the files declare.
@@ -234,6 +242,7 @@ enum Callee {
 /// Analyses the reader's items (see the module docs).
 pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
     let mut rules: Vec<(Pi, &PlTerm)> = Vec::new();
+    let mut heads: HashMap<Na, Vec<Rule>> = HashMap::new();
     let mut defined: HashSet<Pi> = HashSet::new();
     // Goals that nothing defined when the reader ran: (module, name, arity).
     let mut undefined: HashSet<Pi> = HashSet::new();
@@ -247,10 +256,20 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
             PlTerm::Compound(f, a) if f == "main" && a.len() == 1 => {
                 main_module = atom_text(&a[0]).unwrap_or(main_module);
             }
-            PlTerm::Compound(f, a) if f == "rule" && a.len() == 4 => {
+            PlTerm::Compound(f, a) if f == "rule" && (a.len() == 4 || a.len() == 5) => {
                 if let (Some(m), Some(name), Some(arity)) =
                     (atom_text(&a[0]), atom_text(&a[1]), int(&a[2]))
                 {
+                    let head = match a.get(4) {
+                        Some(PlTerm::Compound(f, args)) if f == "args" && args.len() == arity => {
+                            Some((args.clone(), a[3].clone()))
+                        }
+                        Some(PlTerm::Atom(f)) if f == "args" && arity == 0 => {
+                            Some((Vec::new(), a[3].clone()))
+                        }
+                        _ => None,
+                    };
+                    heads.entry((name.clone(), arity)).or_default().push(head);
                     let pi = (m, name, arity);
                     defined.insert(pi.clone());
                     rules.push((pi, &a[3]));
@@ -341,6 +360,11 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
                 ));
             }
             defined.insert(head.clone());
+            // Its head is not known: no argument of it is proven to carry a key.
+            heads
+                .entry((head.1.clone(), head.2))
+                .or_default()
+                .push(None);
             if seen_asserted.insert((head.clone(), rule_body.to_string())) {
                 asserted.push((head.clone(), rule_body.clone()));
                 pending.push((head, rule_body));
@@ -399,6 +423,7 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
         reserved: reserved.into_iter().next(),
         effects: closure(&calls, &defined, &dangling),
         calls,
+        rules: heads,
         defined,
         modules,
         main_module,
