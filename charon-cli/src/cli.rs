@@ -671,7 +671,17 @@ fn reload_load(path: &std::path::Path, limits: &LimitArgs, reasoning: bool) -> c
     })
 }
 
+/// SIGHUP asks a server to reload: until its handler is installed (once the
+/// server is up), and for good where nothing reloads, it must not stop the process.
+fn ignore_hangups() {
+    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGHUP, libc::SIG_IGN);
+    }
+}
+
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
+    ignore_hangups();
     init_logging(&args.common.log, args.common.log_format);
     let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
     let guard = args.guard.guard(&args.host)?;
@@ -729,6 +739,7 @@ type Background = Box<
 >;
 
 fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
+    ignore_hangups();
     init_logging(&args.common.log, args.common.log_format);
     let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
     let explain = args.explain;

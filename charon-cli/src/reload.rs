@@ -13,9 +13,10 @@
 //! empty with the new one.
 //!
 //! What is watched: the knowledge base's file and the `.pl` files beside and below
-//! it (those it may load), by size, time and inode, every half second; a change is
-//! taken once the files have stayed the same for a tenth of a second (editors write
-//! in steps).
+//! it (those it may load; three levels down, hidden folders, `target`,
+//! `node_modules` and the engine's own `charon-*` folders left out), by size, time
+//! and inode, every half second, off the async threads; a change is taken once the
+//! files have stayed the same for a tenth of a second (editors write in steps).
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,8 @@ const POLL: Duration = Duration::from_millis(500);
 const SETTLE: Duration = Duration::from_millis(100);
 /// Files looked at, at most (the first found, in directory order).
 const MAX_FILES: usize = 2000;
+/// Folder levels below the knowledge base's that are looked in.
+const MAX_DEPTH: usize = 3;
 
 /// Swaps in a new knowledge base.
 pub(crate) type Swap =
@@ -54,12 +57,12 @@ pub(crate) fn reloader(
     let mut hangup = signal(SignalKind::hangup())?;
     Ok(Box::pin(async move {
         let mut current = current;
-        let mut seen = fingerprint(&path);
+        let mut seen = if watch { look(&path).await } else { Vec::new() };
         loop {
             let why = tokio::select! {
                 _ = hangup.recv() => "SIGHUP",
                 () = tokio::time::sleep(POLL), if watch => {
-                    let now = fingerprint(&path);
+                    let now = look(&path).await;
                     if now == seen {
                         continue;
                     }
@@ -67,7 +70,7 @@ pub(crate) fn reloader(
                     "a changed file"
                 }
             };
-            seen = fingerprint(&path);
+            seen = look(&path).await;
             tracing::info!(target: "charon::reload", "reloading {} ({why})", path.display());
             let started = std::time::Instant::now();
             let load = Arc::clone(&load);
@@ -123,12 +126,20 @@ fn new_rejections(old: &KnowledgeBase, new: &KnowledgeBase) -> Vec<String> {
         .collect()
 }
 
+/// [`fingerprint`], off the async threads (it reads directories).
+async fn look(path: &Path) -> Vec<(PathBuf, u64, i128, u64)> {
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || fingerprint(&path))
+        .await
+        .unwrap_or_default()
+}
+
 /// Waits until the watched files stay the same for `SETTLE`.
 async fn settle(path: &Path) {
-    let mut last = fingerprint(path);
+    let mut last = look(path).await;
     for _ in 0..50 {
         tokio::time::sleep(SETTLE).await;
-        let now = fingerprint(path);
+        let now = look(path).await;
         if now == last {
             return;
         }
@@ -137,7 +148,8 @@ async fn settle(path: &Path) {
 }
 
 /// Size, modification time and inode of the knowledge base's file and of the `.pl`
-/// files beside and below it.
+/// files beside and below it (`MAX_DEPTH` levels down; hidden folders, `target`,
+/// `node_modules` and the engine's own folders, `charon-*`, left out).
 fn fingerprint(path: &Path) -> Vec<(PathBuf, u64, i128, u64)> {
     use std::os::unix::fs::MetadataExt;
     let mut files = vec![path.to_path_buf()];
@@ -145,8 +157,8 @@ fn fingerprint(path: &Path) -> Vec<(PathBuf, u64, i128, u64)> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
+    let mut dirs = vec![(dir.to_path_buf(), 0)];
+    while let Some((dir, depth)) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -155,8 +167,18 @@ fn fingerprint(path: &Path) -> Vec<(PathBuf, u64, i128, u64)> {
                 break;
             }
             let p = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
             match entry.file_type() {
-                Ok(t) if t.is_dir() => dirs.push(p),
+                Ok(t) if t.is_dir() => {
+                    let skipped = name.starts_with('.')
+                        || name.starts_with("charon-")
+                        || name == "target"
+                        || name == "node_modules";
+                    if !skipped && depth < MAX_DEPTH {
+                        dirs.push((p, depth + 1));
+                    }
+                }
                 Ok(_) if p.extension().is_some_and(|e| e == "pl") && p != path => files.push(p),
                 _ => {}
             }

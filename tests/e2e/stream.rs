@@ -128,6 +128,16 @@ fn a_stream_is_cut_at_its_limit_or_by_its_consumer_and_the_engine_goes_on() {
         got.len()
     );
     assert!(matches!(end, Err(CallError::TimeLimit { .. })), "{end:?}");
+    // A solution found just before a search that never ends still comes out.
+    let (got, end) = collect(&slow, "first_then_slow", &json!({}));
+    assert_eq!(got, vec![json!(1)]);
+    assert!(
+        matches!(
+            end,
+            Err(CallError::TimeLimit { .. } | CallError::InferenceLimit { .. })
+        ),
+        "{end:?}"
+    );
     // Every engine still answers.
     for kb in [&kb, &slow] {
         assert_eq!(

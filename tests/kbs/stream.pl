@@ -38,3 +38,9 @@ from(N, M) :- N1 is N + 1, from(N1, M).
 %! total(+N:int, -Sum:int) is det.
 %  Not a stream: det.
 total(N, Sum) :- numlist(1, N, L), sum_list(L, Sum).
+
+%! first_then_slow(-I:int) is nondet.
+%  One solution at once, then a search that never ends.
+first_then_slow(I) :- ( I = 1 ; spin(0), I = 2 ).
+
+spin(N) :- N1 is N + 1, spin(N1).

@@ -57,9 +57,20 @@ impl Engine {
         loop {
             match worker.receive(deadline, std::time::Duration::ZERO) {
                 Ok(Response::Solutions { items }) => {
-                    if on_batch(items).is_break() {
-                        self.discard(worker);
-                        return Ok(None);
+                    // A consumer that panics must not take the worker with it
+                    // unreplaced.
+                    let flow =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| on_batch(items)));
+                    match flow {
+                        Ok(ControlFlow::Continue(())) => {}
+                        Ok(ControlFlow::Break(())) => {
+                            self.discard(worker);
+                            return Ok(None);
+                        }
+                        Err(panic) => {
+                            self.discard(worker);
+                            std::panic::resume_unwind(panic);
+                        }
                     }
                 }
                 Ok(Response::Ran { result, output, .. }) => {

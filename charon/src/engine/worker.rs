@@ -101,23 +101,54 @@ struct Captured {
 /// The solutions of a streaming call on their way to the engine. The wrapper writes
 /// each as a flush of its own, `'$charon_s'(Key, ok(T))`, with a key the engine
 /// chose for this call: a flush that starts so is a solution (what the goal prints
-/// cannot, not knowing the key), anything else is the goal's output. Solutions go
-/// out in batches of at most `BATCH_BYTES`, or sooner when the batch before went out
-/// `BATCH_AFTER` ago, so a slow search still sends each solution as it comes. A
-/// full pipe (a client reading slowly) blocks the search: nothing piles up here.
+/// cannot, not knowing the key), anything else is the goal's output. A writer
+/// thread sends them on in batches: whatever has come when it looks (at most
+/// `BATCH_BYTES`), waiting `BATCH_AFTER` at most for more, so a solution found just
+/// before a long search still goes out at once. The queue to it is bounded, and the
+/// pipe to the engine too: a client reading slowly blocks the search, and nothing
+/// piles up here.
 struct Streaming {
     prefix: Vec<u8>,
-    proto: std::fs::File,
-    pending: Vec<String>,
-    pending_bytes: usize,
-    sent: std::time::Instant,
-    /// The engine stopped reading (it kills the worker soon).
-    broken: bool,
+    queue: Option<std::sync::mpsc::SyncSender<String>>,
+    writer: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Streaming {
     const BATCH_BYTES: usize = 64 << 10;
     const BATCH_AFTER: std::time::Duration = std::time::Duration::from_millis(2);
+    /// Solutions queued for the writer, at most.
+    const QUEUE: usize = 1024;
+
+    fn start(key: u64, mut proto: std::fs::File) -> Streaming {
+        let (queue, solutions) = std::sync::mpsc::sync_channel::<String>(Self::QUEUE);
+        let writer = std::thread::spawn(move || {
+            let mut broken = false;
+            while let Ok(first) = solutions.recv() {
+                let mut bytes = first.len();
+                let mut items = vec![first];
+                let until = std::time::Instant::now() + Self::BATCH_AFTER;
+                while bytes < Self::BATCH_BYTES {
+                    let wait = until.saturating_duration_since(std::time::Instant::now());
+                    match solutions.recv_timeout(wait) {
+                        Ok(item) => {
+                            bytes += item.len();
+                            items.push(item);
+                        }
+                        Err(_) => break,
+                    }
+                }
+                // The engine stopped reading: it kills this worker soon. Drain.
+                if !broken && send(&mut proto, &Response::Solutions { items }).is_err() {
+                    broken = true;
+                }
+            }
+        });
+        Streaming {
+            prefix: format!("'$charon_s'({key},").into_bytes(),
+            queue: Some(queue),
+            writer: Some(writer),
+        }
+    }
 
     /// Takes the flush at `bytes[from..]` if it is a solution.
     fn take(&mut self, bytes: &mut Vec<u8>, from: usize) -> bool {
@@ -125,27 +156,20 @@ impl Streaming {
         if !flush.starts_with(&self.prefix) || flush.last() != Some(&b')') {
             return false;
         }
-        let text = &flush[self.prefix.len()..flush.len() - 1];
-        self.pending_bytes += text.len();
-        self.pending
-            .push(String::from_utf8_lossy(text).into_owned());
+        let text = String::from_utf8_lossy(&flush[self.prefix.len()..flush.len() - 1]).into_owned();
         bytes.truncate(from);
-        if self.pending_bytes >= Self::BATCH_BYTES || self.sent.elapsed() >= Self::BATCH_AFTER {
-            self.send();
+        if let Some(queue) = &self.queue {
+            let _ = queue.send(text);
         }
         true
     }
 
-    fn send(&mut self) {
-        if self.pending.is_empty() {
-            return;
+    /// Sends what is queued and stops the writer (before the call's answer goes).
+    fn finish(mut self) {
+        drop(self.queue.take());
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
         }
-        let items = std::mem::take(&mut self.pending);
-        self.pending_bytes = 0;
-        if !self.broken && send(&mut self.proto, &Response::Solutions { items }).is_err() {
-            self.broken = true;
-        }
-        self.sent = std::time::Instant::now();
     }
 }
 
@@ -267,14 +291,7 @@ fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
                             return 7;
                         }
                     };
-                    output.borrow_mut().streaming = Some(Streaming {
-                        prefix: format!("'$charon_s'({key},").into_bytes(),
-                        proto,
-                        pending: Vec::new(),
-                        pending_bytes: 0,
-                        sent: std::time::Instant::now(),
-                        broken: false,
-                    });
+                    output.borrow_mut().streaming = Some(Streaming::start(*key, proto));
                 }
                 match std::panic::catch_unwind(AssertUnwindSafe(|| {
                     handle(&mut machine, &output, request)
@@ -448,8 +465,8 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
             run_all(machine, query);
             // The last solutions go out before the answer that ends the call.
             let streaming = output.borrow_mut().streaming.take();
-            if let Some(mut streaming) = streaming {
-                streaming.send();
+            if let Some(streaming) = streaming {
+                streaming.finish();
             }
             let (printed, result) = take_answer(output);
             Response::Ran {

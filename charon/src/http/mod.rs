@@ -485,7 +485,22 @@ fn allowed(op: &Operation) -> (&'static str, &'static [HttpMethod]) {
 pub const NEXT_CURSOR: &str = "charon-next-cursor";
 
 async fn call(app: Arc<App>, id: OpId, req: Request) -> Response {
-    match call_inner(&app, id, req).await {
+    let streams = app
+        .kb
+        .op(id)
+        .is_some_and(|op| app.kb.is_streamable(&op.name));
+    let mut response = answer(&app, id, req).await;
+    if streams {
+        // The answer's form depends on Accept (JSON or a stream).
+        response
+            .headers_mut()
+            .insert(header::VARY, header::HeaderValue::from_static("accept"));
+    }
+    response
+}
+
+async fn answer(app: &Arc<App>, id: OpId, req: Request) -> Response {
+    match call_inner(app, id, req).await {
         Ok(Reply::Whole(value)) => exact_json(&value),
         Ok(Reply::Page(page)) => {
             let mut response = exact_json(&Value::Array(page.solutions));

@@ -33,17 +33,24 @@ pub const NDJSON: &str = "application/x-ndjson";
 const CHUNK: usize = 64 << 10;
 
 /// Whether `accept` (an `Accept` header) asks for a stream: it names
-/// `application/x-ndjson` with a quality above zero.
+/// `application/x-ndjson` with a quality above zero, and at least as high as any it
+/// gives JSON.
 pub(crate) fn wants_stream(accept: Option<&HeaderValue>) -> bool {
-    accept_quality(accept, NDJSON).is_some_and(|q| q > 0.0)
+    accept_quality(accept, NDJSON).is_some_and(|q| q > 0.0 && q >= json_quality(accept))
 }
 
 /// Whether `accept` takes plain JSON too (`application/json`, `application/*`,
 /// `*/*`, with a quality above zero).
 pub(crate) fn takes_json(accept: Option<&HeaderValue>) -> bool {
+    json_quality(accept) > 0.0
+}
+
+/// The highest quality `accept` gives a range JSON falls in.
+fn json_quality(accept: Option<&HeaderValue>) -> f32 {
     ["application/json", "application/*", "*/*"]
         .iter()
-        .any(|range| accept_quality(accept, range).is_some_and(|q| q > 0.0))
+        .filter_map(|range| accept_quality(accept, range))
+        .fold(0.0, f32::max)
 }
 
 /// The quality the `Accept` header gives the media range `range`, named exactly.
@@ -56,7 +63,10 @@ fn accept_quality(accept: Option<&HeaderValue>, range: &str) -> Option<f32> {
             return None;
         }
         let q = parts
-            .filter_map(|p| p.trim().strip_prefix("q="))
+            .filter_map(|p| {
+                let (name, value) = p.split_once('=')?;
+                name.trim().eq_ignore_ascii_case("q").then_some(value)
+            })
             .find_map(|q| q.trim().parse::<f32>().ok())
             .unwrap_or(1.0);
         Some(q)
@@ -77,7 +87,10 @@ pub(crate) async fn response(mut stream: SolutionStream) -> Response {
         done: false,
     };
     (
-        [(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON))],
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(NDJSON)),
+            (header::VARY, HeaderValue::from_static("accept")),
+        ],
         Body::from_stream(body),
     )
         .into_response()
@@ -120,7 +133,8 @@ fn end_json(end: StreamEnd) -> Value {
         StreamEnd::Truncated { solutions, limit } => {
             json!({ "status": "truncated", "solutions": solutions, "limit": limit })
         }
-        // Only a consumer stops a stream, and this one reads to the end.
+        // A stream stops so only when its consumer, this body, is gone: never
+        // written.
         StreamEnd::Stopped { solutions } => json!({ "status": "stopped", "solutions": solutions }),
     }
 }

@@ -324,8 +324,12 @@ pub fn add_paging(doc: &mut Value, kb: &crate::KnowledgeBase) {
         responses["409"] = problem_response(
             "The cursor was taken before a write that may have changed the answer (cursor-stale: ask for the first page again), or belongs to another call (cursor-mismatch).",
         );
-        let element = responses["200"]["content"]["application/json"]["schema"]["items"].clone();
-        responses["200"]["content"][super::NDJSON] = json!({"schema": stream_line_schema(element)});
+        if kb.is_streamable(&op.name) {
+            let element =
+                responses["200"]["content"]["application/json"]["schema"]["items"].clone();
+            responses["200"]["content"][super::NDJSON] =
+                json!({"schema": stream_line_schema(element)});
+        }
     }
 }
 

@@ -78,7 +78,9 @@ impl KnowledgeBase {
     /// Whether `name` streams ([`stream`](Self::stream)): a `nondet` or `multi`
     /// operation proven to be a pure read (the operations that page).
     pub fn is_streamable(&self, name: &str) -> bool {
-        self.is_pageable(name)
+        // On a single worker, holding state no other can copy, a stream cut short
+        // (which ends its worker) would lose that state.
+        self.is_pageable(name) && self.single_worker.is_none()
     }
 
     /// Runs `name` for `args`, giving each solution to `on_solution` as the engine
@@ -94,6 +96,10 @@ impl KnowledgeBase {
         mut on_solution: impl FnMut(Value) -> ControlFlow<()>,
     ) -> Result<StreamEnd, CallError> {
         let planned = self.plan_stream(name, args)?;
+        let _admitted = super::call::admit(self, name.to_string()).inspect_err(|e| {
+            self.metrics
+                .refused(planned.id.index(), crate::metrics::kind_of(e));
+        })?;
         let mut given = 0;
         let mut public = |batch: Vec<Value>| {
             for solution in batch {
@@ -138,7 +144,10 @@ impl KnowledgeBase {
         exact: bool,
     ) -> Result<SolutionStream, CallError> {
         let planned = self.plan_stream(name, args)?;
-        let admitted = super::call::admit(Arc::clone(self), name.to_string())?;
+        let admitted = super::call::admit(Arc::clone(self), name.to_string()).inspect_err(|e| {
+            self.metrics
+                .refused(planned.id.index(), crate::metrics::kind_of(e));
+        })?;
         let (send, receive) = tokio::sync::mpsc::channel::<Item>(2);
         let operation = name.to_string();
         let name = name.to_string();
@@ -147,16 +156,35 @@ impl KnowledgeBase {
         let work = move || {
             let kb = &admitted.0;
             // A consumer that does not read holds the search until the deadline,
-            // when the engine's own limit ends it; the end waits a little longer.
+            // and then the stream ends with the time limit; the end waits a
+            // little longer.
             let deliver = |item: Item, until: Instant| match &handle {
                 Some(handle) => handle.block_on(async {
                     let late = tokio::time::Instant::from_std(until);
-                    matches!(
-                        tokio::time::timeout_at(late, send.send(item)).await,
-                        Ok(Ok(()))
-                    )
+                    match tokio::time::timeout_at(late, send.send(item)).await {
+                        Ok(Ok(())) => Delivery::Sent,
+                        Ok(Err(_)) => Delivery::Closed,
+                        Err(_) => Delivery::Late,
+                    }
                 }),
-                None => send.blocking_send(item).is_ok(),
+                None => {
+                    let mut item = item;
+                    loop {
+                        match send.try_send(item) {
+                            Ok(()) => return Delivery::Sent,
+                            Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => {
+                                return Delivery::Closed;
+                            }
+                            Err(tokio::sync::mpsc::error::TrySendError::Full(back)) => {
+                                if Instant::now() >= until {
+                                    return Delivery::Late;
+                                }
+                                item = back;
+                                std::thread::sleep(std::time::Duration::from_millis(1));
+                            }
+                        }
+                    }
+                }
             };
             let mut forward = |batch: Vec<Value>| -> Result<ControlFlow<()>, CallError> {
                 let batch = if exact {
@@ -173,11 +201,14 @@ impl KnowledgeBase {
                         _ => unreachable!("an array stays an array"),
                     }
                 };
-                Ok(if deliver(Item::Batch(batch), deadline) {
-                    ControlFlow::Continue(())
-                } else {
-                    ControlFlow::Break(())
-                })
+                match deliver(Item::Batch(batch), deadline) {
+                    Delivery::Sent => Ok(ControlFlow::Continue(())),
+                    Delivery::Closed => Ok(ControlFlow::Break(())),
+                    Delivery::Late => Err(CallError::TimeLimit {
+                        operation: name.clone(),
+                        limit: kb.engine.config().limits.time,
+                    }),
+                }
             };
             let end = kb.run_stream(planned, arrived, &mut forward);
             deliver(Item::End(end), deadline + END_GRACE);
@@ -226,6 +257,12 @@ impl KnowledgeBase {
             return Err(refuse(format!(
                 "{name} does not stream: only pure reads do (it may change the state, or its \
                  answers vary from call to call); ask for JSON"
+            )));
+        }
+        if self.single_worker.is_some() {
+            return Err(refuse(format!(
+                "{name} does not stream: this knowledge base runs on one worker, whose state \
+                 a stream cut short would lose; ask for JSON"
             )));
         }
         let key = stream_key();
@@ -354,6 +391,15 @@ fn decode_solution(op: &crate::Operation, text: &str) -> Result<Value, CallError
             })
         }),
     }
+}
+
+/// How handing a batch to the consumer went.
+enum Delivery {
+    Sent,
+    /// The consumer is gone.
+    Closed,
+    /// The consumer did not take it before the deadline.
+    Late,
 }
 
 enum Item {

@@ -53,7 +53,8 @@ impl ReloadableMcp {
     }
 
     /// Serves `server` from now on, and tells every open session's client that the
-    /// tools changed. Returns how many clients were told.
+    /// tools changed (each within 5 s, or not at all). Returns how many clients were
+    /// told.
     pub async fn replace(&self, server: McpServer) -> usize {
         *self.current.write().unwrap_or_else(|p| p.into_inner()) = server;
         let peers: Vec<Peer<RoleServer>> = {
@@ -61,13 +62,25 @@ impl ReloadableMcp {
             peers.retain(|p| !p.is_transport_closed());
             peers.clone()
         };
+        // Each in a task of its own, under a time limit: a client that does not
+        // read its stream must not hold the others (or the next reload) back.
+        let tasks: Vec<_> = peers
+            .into_iter()
+            .map(|peer| {
+                tokio::spawn(async move {
+                    let told = tokio::time::timeout(
+                        std::time::Duration::from_secs(5),
+                        peer.notify_tool_list_changed(),
+                    )
+                    .await;
+                    matches!(told, Ok(Ok(())))
+                })
+            })
+            .collect();
         let mut told = 0;
-        for peer in peers {
-            match peer.notify_tool_list_changed().await {
-                Ok(()) => told += 1,
-                Err(e) => {
-                    tracing::debug!(target: "charon::mcp", "a session was not told of the new tools: {e}")
-                }
+        for task in tasks {
+            if matches!(task.await, Ok(true)) {
+                told += 1;
             }
         }
         told
