@@ -60,6 +60,18 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
                             "required": ["file", "generation"],
                             "additionalProperties": false,
                         },
+                        "reload": {
+                            "description": "Hot reloads (charon http, on SIGHUP or with --watch): how many succeeded, and the error of the last one if it failed (the knowledge base loaded before it keeps serving).",
+                            "type": "object",
+                            "properties": {
+                                "status": {"enum": ["ok", "failed"]},
+                                "reloads": count(),
+                                "error": {"type": "string"},
+                                "serving": {"type": "string"},
+                            },
+                            "required": ["status", "reloads"],
+                            "additionalProperties": false,
+                        },
                     },
                     "required": ["status", "operations", "generation", "engine", "cache"],
                     "additionalProperties": false,
