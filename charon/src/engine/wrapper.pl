@@ -403,7 +403,9 @@
 '$charon_loose'(N, A, J, Ms) :-
     functor(H, N, A),
     member(M, Ms),
-    catch(( clause(M:H, _), arg(J, H, X), \+ atomic(X) ), _, true),
+    % (clause(user:H, B) raises an existence error in scryer 0.10.)
+    catch(( ( M == user -> clause(H, _) ; M:clause(H, _) ),
+            arg(J, H, X), \+ atomic(X) ), _, true),
     !.
 
 % What a dump must cover beyond the declared modules: every module a change
