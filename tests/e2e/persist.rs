@@ -12,7 +12,7 @@ use crate::util::{HttpServer, StdioSession, config, example, fixture, http, run_
 
 /// A private copy of `files` (the first is the knowledge base) in a fresh directory.
 fn copy(files: &[PathBuf]) -> (tempdir::Dir, PathBuf) {
-    let dir = tempdir::Dir::new();
+    let dir = tempdir::Dir::new("persist");
     for f in files {
         std::fs::copy(f, dir.0.join(f.file_name().expect("name"))).expect("copy");
     }
@@ -21,26 +21,7 @@ fn copy(files: &[PathBuf]) -> (tempdir::Dir, PathBuf) {
 }
 
 mod tempdir {
-    /// A directory removed on drop.
-    pub struct Dir(pub std::path::PathBuf);
-    impl Dir {
-        pub fn new() -> Dir {
-            use std::sync::atomic::{AtomicU64, Ordering};
-            static N: AtomicU64 = AtomicU64::new(0);
-            let dir = std::env::temp_dir().join(format!(
-                "charon-persist-{}-{}",
-                std::process::id(),
-                N.fetch_add(1, Ordering::Relaxed)
-            ));
-            std::fs::create_dir_all(&dir).expect("temp dir");
-            Dir(dir)
-        }
-    }
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+    pub use crate::util::TempDir as Dir;
 }
 
 fn persisting() -> EngineConfig {
@@ -412,7 +393,7 @@ async fn mcp_over_http_persists() {
 
 /// A knowledge base in a fresh directory, from text.
 fn kb_from(text: &str) -> (tempdir::Dir, PathBuf) {
-    let dir = tempdir::Dir::new();
+    let dir = tempdir::Dir::new("persist");
     let path = dir.0.join("kb.pl");
     std::fs::write(&path, text).expect("write");
     (dir, path)

@@ -4,35 +4,12 @@
 //! or the other, never with an error. (MCP's `tools/list_changed`, seen by the
 //! official Python SDK: tests/mcp/check_reload.py.)
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{HttpServer, request};
-
-/// A directory of its own, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new() -> Dir {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static N: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "charon-reload-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Dir(dir)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::util::{HttpServer, TempDir, request};
 
 /// A POST of `{}`-style arguments to `/op`: the status and the JSON body.
 fn call(port: u16, op: &str, body: &str) -> (u16, Value) {
@@ -87,7 +64,7 @@ const V2: &str =
 
 #[test]
 fn a_watched_edit_swaps_the_routes_and_a_broken_one_keeps_the_old_serving() {
-    let dir = Dir::new();
+    let dir = TempDir::new("reload");
     let kb = dir.0.join("kb.pl");
     save(&kb, V1);
     let server = HttpServer::start(&kb, &["--watch"]);
@@ -142,7 +119,7 @@ fn a_watched_edit_swaps_the_routes_and_a_broken_one_keeps_the_old_serving() {
 
 #[test]
 fn sighup_reloads_without_watch() {
-    let dir = Dir::new();
+    let dir = TempDir::new("reload");
     let kb = dir.0.join("kb.pl");
     save(&kb, V1);
     let server = HttpServer::start(&kb, &[]);
@@ -160,7 +137,7 @@ fn sighup_reloads_without_watch() {
 
 #[test]
 fn two_hundred_calls_across_a_reload_are_all_answered_by_one_generation_or_the_other() {
-    let dir = Dir::new();
+    let dir = TempDir::new("reload");
     let kb = dir.0.join("kb.pl");
     // Each call takes a few milliseconds, so that many are in flight at the swap.
     let version = |n: u32| {

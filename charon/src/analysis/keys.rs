@@ -98,6 +98,11 @@ impl Analysis {
                 }
             }
         }
+        let names: HashSet<&str> = to_d
+            .iter()
+            .map(|q| q.0.as_str())
+            .chain([d.0.as_str()])
+            .collect();
         // `None`: every pair (the top, where the fixpoint starts).
         let mut flows: HashMap<Na, Option<Flow>> = to_d.iter().map(|q| (q.clone(), None)).collect();
         let all = |from: usize| -> Flow {
@@ -116,7 +121,8 @@ impl Analysis {
                         break;
                     };
                     let mut sites = Vec::new();
-                    if !call_sites(body, &|n, a| is_on_path(n, a, d, &to_d), &mut sites) {
+                    let on_path = |n: &str, a: usize| is_on_path(n, a, d, &to_d);
+                    if !call_sites(body, &on_path, &names, &mut sites) {
                         flow.clear();
                         break;
                     }
@@ -182,11 +188,13 @@ fn site_of(goal: &PlTerm) -> (Na, &[PlTerm]) {
 
 /// Collects the plain calls in `body` of predicates `on_path` accepts, through the
 /// control constructs and the meta-predicates whose goal arguments are known.
-/// `false` when a goal is known only when it runs, or a name `on_path` accepts
-/// stands anywhere else (a closure, data that may become a goal).
+/// `false` when a goal is known only when it runs, or one of `names` (the
+/// predicates on the path) stands anywhere else, at any arity (a closure, data that
+/// may become a goal).
 fn call_sites<'a>(
     body: &'a PlTerm,
     on_path: &dyn Fn(&str, usize) -> bool,
+    names: &HashSet<&str>,
     out: &mut Vec<&'a PlTerm>,
 ) -> bool {
     let (name, args): (&str, &[PlTerm]) = match body {
@@ -196,8 +204,10 @@ fn call_sites<'a>(
         _ => return true,
     };
     let goals = |indices: &[usize], data: &[usize], out: &mut Vec<&'a PlTerm>| {
-        indices.iter().all(|&i| call_sites(&args[i], on_path, out))
-            && data.iter().all(|&i| !mentions(&args[i], on_path))
+        indices
+            .iter()
+            .all(|&i| call_sites(&args[i], on_path, names, out))
+            && data.iter().all(|&i| !mentions(&args[i], names))
     };
     match (name, args.len()) {
         ("," | ";" | "->" | "*->", 2) | ("forall", 2) => goals(&[0, 1], &[], out),
@@ -212,17 +222,17 @@ fn call_sites<'a>(
                 && f == "^"
                 && a.len() == 2
             {
-                if mentions(&a[0], on_path) {
+                if mentions(&a[0], names) {
                     return false;
                 }
                 g = &a[1];
             }
-            call_sites(g, on_path, out)
-                && !mentions(&args[0], on_path)
-                && !mentions(&args[2], on_path)
+            call_sites(g, on_path, names, out)
+                && !mentions(&args[0], names)
+                && !mentions(&args[2], names)
         }
         _ => {
-            if args.iter().any(|a| mentions(a, on_path)) {
+            if args.iter().any(|a| mentions(a, names)) {
                 return false;
             }
             if on_path(name, args.len()) {
@@ -233,14 +243,15 @@ fn call_sites<'a>(
     }
 }
 
-/// Whether a name `on_path` accepts (with any arity) stands anywhere in `t`.
-fn mentions(t: &PlTerm, on_path: &dyn Fn(&str, usize) -> bool) -> bool {
+/// Whether the name of a predicate on the path (at any arity: a closure gets
+/// arguments added) stands anywhere in `t`.
+fn mentions(t: &PlTerm, names: &HashSet<&str>) -> bool {
     let mut stack = vec![t];
     while let Some(t) = stack.pop() {
         match t {
-            PlTerm::Atom(a) if (0..=8).any(|n| on_path(a, n)) => return true,
+            PlTerm::Atom(a) if names.contains(a.as_str()) => return true,
             PlTerm::Compound(f, args) => {
-                if (0..=args.len() + 8).any(|n| on_path(f, n)) {
+                if names.contains(f.as_str()) {
                     return true;
                 }
                 stack.extend(args);

@@ -289,9 +289,10 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
             continue;
         };
         let app = app.clone();
+        let streams = app.kb.is_streamable(&op.name);
         router = router.route(
             &format!("/{}", op.name),
-            any(move |req: Request| call(app.clone(), id, req)),
+            any(move |req: Request| call(app.clone(), id, streams, req)),
         );
     }
     if app.reasoner.is_some() {
@@ -484,11 +485,9 @@ fn allowed(op: &Operation) -> (&'static str, &'static [HttpMethod]) {
 /// The header that carries the cursor of a page's next page (none on the last).
 pub const NEXT_CURSOR: &str = "charon-next-cursor";
 
-async fn call(app: Arc<App>, id: OpId, req: Request) -> Response {
-    let streams = app
-        .kb
-        .op(id)
-        .is_some_and(|op| app.kb.is_streamable(&op.name));
+/// An operation's route; `streams`: the operation has a stream (decided once, when
+/// the routes are made).
+async fn call(app: Arc<App>, id: OpId, streams: bool, req: Request) -> Response {
     let mut response = answer(&app, id, req).await;
     if streams {
         // The answer's form depends on Accept (JSON or a stream).
