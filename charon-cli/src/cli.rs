@@ -197,10 +197,12 @@ struct HttpArgs {
     /// Reload the knowledge base when its file, or a .pl file beside or below it,
     /// changes (it is also reloaded on SIGHUP, with or without this): the new one is
     /// loaded and checked first, and swapped in only if it loads; calls in flight
-    /// finish on the old one. Not with --persist.
+    /// finish on the old one. With --persist, writes wait while it loads, and the
+    /// journal's writes apply to the edited file (refused if the edit changes what
+    /// they changed).
     ///
     /// Example: --watch
-    #[arg(long, requires = "kb", conflicts_with = "persist")]
+    #[arg(long, requires = "kb")]
     watch: bool,
     /// Address to bind. Anything but loopback makes the whole knowledge base queryable
     /// by anyone who can reach the port, unless a token is required (--token).
@@ -312,10 +314,12 @@ struct McpArgs {
     /// Reload the knowledge base when its file, or a .pl file beside or below it,
     /// changes (it is also reloaded on SIGHUP, with or without this): the new one is
     /// loaded and checked first, and swapped in only if it loads; calls in flight
-    /// finish on the old one. Not with --persist.
+    /// finish on the old one. With --persist, writes wait while it loads, and the
+    /// journal's writes apply to the edited file (refused if the edit changes what
+    /// they changed).
     ///
     /// Example: --watch
-    #[arg(long, requires = "kb", conflicts_with_all = ["persist", "stdio"])]
+    #[arg(long, requires = "kb", conflicts_with = "stdio")]
     watch: bool,
     /// Speak MCP over stdin/stdout (for desktop clients) instead of HTTP.
     ///
@@ -476,7 +480,8 @@ struct CallLimitArgs {
     /// journal beside it (FILE.journal) before it answers, and folded into the file
     /// (atomically, every other byte kept) when the journal grows, at shutdown and
     /// at the next start. Writes are refused if someone else edits the file
-    /// meanwhile. Example: --persist
+    /// meanwhile, until the knowledge base is reloaded (SIGHUP, --watch) or
+    /// restarted. Example: --persist
     #[arg(long)]
     persist: bool,
 }
@@ -567,9 +572,17 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Loads a knowledge base and logs its exposure report.
-fn load(path: &std::path::Path, config: EngineConfig) -> anyhow::Result<charon::KnowledgeBase> {
-    let kb = charon::KnowledgeBase::load_with(path, config)?;
+/// Loads a knowledge base (in place of the one `after` came from, for a reload)
+/// and logs its exposure report.
+fn load(
+    path: &std::path::Path,
+    config: EngineConfig,
+    after: Option<&charon::Handover>,
+) -> anyhow::Result<charon::KnowledgeBase> {
+    let kb = match after {
+        Some(handover) => charon::KnowledgeBase::load_after(path, config, handover)?,
+        None => charon::KnowledgeBase::load_with(path, config)?,
+    };
     for rejection in &kb.report().rejections {
         tracing::warn!("{rejection}");
     }
@@ -587,7 +600,7 @@ fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
         workers: 1,
         ..EngineConfig::default()
     };
-    let kb = load(&args.kb, config)?;
+    let kb = load(&args.kb, config, None)?;
     let doc = charon::http::openapi::document_for(&kb, &kb.title(), kb.operations());
     let text = serde_json::to_string_pretty(&doc)? + "\n";
     match args.file {
@@ -619,6 +632,7 @@ fn served(
             path,
             config.clone(),
             reasoning,
+            None,
         )?)),
         None => None,
     };
@@ -641,8 +655,9 @@ fn load_served(
     path: &std::path::Path,
     config: EngineConfig,
     reasoning: bool,
+    after: Option<&charon::Handover>,
 ) -> anyhow::Result<charon::KnowledgeBase> {
-    let kb = load(path, config)?;
+    let kb = load(path, config, after)?;
     if reasoning
         && let Some(name) = charon::reason::TOOL_NAMES
             .iter()
@@ -659,15 +674,8 @@ fn load_served(
 fn reload_load(path: &std::path::Path, limits: &LimitArgs, reasoning: bool) -> crate::reload::Load {
     let path = path.to_path_buf();
     let config = limits.config();
-    std::sync::Arc::new(move || {
-        if config.persist {
-            // Two knowledge bases on one journal could each acknowledge a write the
-            // other never sees.
-            anyhow::bail!(
-                "a knowledge base served with --persist is not reloaded in place: restart the server to load the edited file (its journal's writes are applied as at any start)"
-            );
-        }
-        load_served(&path, config.clone(), reasoning)
+    std::sync::Arc::new(move |handover: &charon::Handover| {
+        load_served(&path, config.clone(), reasoning, Some(handover))
     })
 }
 

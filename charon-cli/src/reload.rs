@@ -24,8 +24,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use charon::KnowledgeBase;
 use charon::http::ReloadState;
+use charon::{Handover, KnowledgeBase};
 
 /// How often watched files are looked at.
 const POLL: Duration = Duration::from_millis(500);
@@ -40,8 +40,9 @@ const MAX_DEPTH: usize = 3;
 pub(crate) type Swap =
     Box<dyn Fn(Arc<KnowledgeBase>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
-/// Loads the knowledge base again (blocking).
-pub(crate) type Load = Arc<dyn Fn() -> anyhow::Result<KnowledgeBase> + Send + Sync>;
+/// Loads the knowledge base again (blocking), to take over from the one that
+/// handed its file over.
+pub(crate) type Load = Arc<dyn Fn(&Handover) -> anyhow::Result<KnowledgeBase> + Send + Sync>;
 
 /// The reload loop, ready to run: the SIGHUP handler is installed when this is
 /// made (inside the runtime), so no signal sent once the server is up is lost.
@@ -66,6 +67,11 @@ pub(crate) fn reloader(
                     if now == seen {
                         continue;
                     }
+                    if only_the_kb_changed(&path, &seen, &now) && own_write(&current).await {
+                        // `--persist` folded its journal into the file.
+                        seen = now;
+                        continue;
+                    }
                     settle(&path).await;
                     "a changed file"
                 }
@@ -73,25 +79,19 @@ pub(crate) fn reloader(
             seen = look(&path).await;
             tracing::info!(target: "charon::reload", "reloading {} ({why})", path.display());
             let started = std::time::Instant::now();
-            let load = Arc::clone(&load);
-            let loaded = match tokio::task::spawn_blocking(move || load()).await {
+            let (load, old) = (Arc::clone(&load), Arc::clone(&current));
+            let loaded = match tokio::task::spawn_blocking(move || take_over(&old, &*load)).await {
                 Ok(loaded) => loaded,
                 Err(e) => Err(anyhow::anyhow!("the reload stopped: {e}")),
             };
-            // A documented predicate the edit leaves unexposed (a mistake in its
-            // PlDoc) would vanish from the API: refused, as a load error is.
-            let loaded = loaded.and_then(|kb| match new_rejections(&current, &kb) {
-                rejections if rejections.is_empty() => Ok(kb),
-                rejections => Err(anyhow::anyhow!(
-                    "the edit leaves documented predicates unexposed: {}; fix their PlDoc (or remove the %! comment of a predicate that is not to be served)",
-                    rejections.join("; ")
-                )),
-            });
             match loaded {
-                Ok(kb) => {
+                Ok((kb, handover)) => {
                     let kb = Arc::new(kb);
                     let report = Report::between(&current, &kb);
                     swap(Arc::clone(&kb)).await;
+                    // Writes that waited for the old one are told to come again,
+                    // once the new one takes them.
+                    handover.complete();
                     state.succeeded();
                     tracing::info!(
                         target: "charon::reload",
@@ -113,6 +113,51 @@ pub(crate) fn reloader(
             }
         }
     }))
+}
+
+/// Loads the successor of `old` (blocking): `old` hands its file over first (with
+/// `--persist`: its writes wait), and takes it back if the new one fails to load or
+/// is refused (the handover is dropped).
+fn take_over(
+    old: &KnowledgeBase,
+    load: &(dyn Fn(&Handover) -> anyhow::Result<KnowledgeBase> + Send + Sync),
+) -> anyhow::Result<(KnowledgeBase, Handover)> {
+    let handover = old.hand_over()?;
+    let new = load(&handover)?;
+    // A documented predicate the edit leaves unexposed (a mistake in its PlDoc)
+    // would vanish from the API: refused, as a load error is.
+    let rejections = new_rejections(old, &new);
+    if !rejections.is_empty() {
+        // The new one lets go of the file before the old one takes it back.
+        drop(new);
+        anyhow::bail!(
+            "the edit leaves documented predicates unexposed: {}; fix their PlDoc (or remove the %! comment of a predicate that is not to be served)",
+            rejections.join("; ")
+        );
+    }
+    Ok((new, handover))
+}
+
+/// Whether the knowledge base's own file is all that differs between two looks.
+fn only_the_kb_changed(
+    path: &Path,
+    before: &[(PathBuf, u64, i128, u64)],
+    after: &[(PathBuf, u64, i128, u64)],
+) -> bool {
+    before.len() == after.len()
+        && before
+            .iter()
+            .zip(after)
+            .all(|(b, a)| b.0 == a.0 && (b == a || a.0 == path))
+}
+
+/// Whether the knowledge base's file holds what `kb` last wrote (off the async
+/// threads: it reads the file).
+async fn own_write(kb: &Arc<KnowledgeBase>) -> bool {
+    let kb = Arc::clone(kb);
+    tokio::task::spawn_blocking(move || kb.file_is_own())
+        .await
+        .unwrap_or(false)
 }
 
 /// The PlDoc rejections of `new` that `old` did not have (by predicate and reason).

@@ -84,8 +84,8 @@ pub use charon_pldoc as pldoc;
 pub use engine::{Counting, EngineConfig, EngineError, EngineStats, Limits};
 pub use kb::{
     Answer, ArgumentError, CacheScope, Call, CallError, DEFAULT_PAGE_SIZE, EXPLAIN_DEPTH,
-    EXPLAIN_MAX_BYTES, EXPLAIN_MAX_NODES, Effects, ExplainRequest, Explanation, KnowledgeBase,
-    LoadError, OpId, Page, Pages, SolutionStream, SourceFiles, StreamEnd, Streamed,
+    EXPLAIN_MAX_BYTES, EXPLAIN_MAX_NODES, Effects, ExplainRequest, Explanation, Handover,
+    KnowledgeBase, LoadError, OpId, Page, Pages, SolutionStream, SourceFiles, StreamEnd, Streamed,
     explain_input_schema, explain_output_schema,
 };
 pub use pldoc::{Operation, Report};

@@ -655,3 +655,168 @@ fn an_edit_that_keeps_size_and_time_is_still_never_overwritten() {
     drop(kb);
     assert_eq!(std::fs::read_to_string(&path).expect("read"), edited);
 }
+
+/// `persisting()` with time enough for a write to wait out a reload on a slow
+/// machine.
+fn patient() -> EngineConfig {
+    let config = persisting();
+    EngineConfig {
+        limits: charon::Limits {
+            time: std::time::Duration::from_secs(30),
+            ..config.limits
+        },
+        ..config
+    }
+}
+
+/// An operation added at the end of the library: an edit that leaves `book/4`
+/// as it was.
+const OLDEST: &str = "\n%! get_oldest(-Year:int) is semidet.\n%\n%  The year of the oldest book.\n%\n%  @arg Year The year.\nget_oldest(Year) :-\n    findall(Y, book(_, _, _, Y), Ys),\n    sort(Ys, [Year|_]).\n";
+
+/// A reload in place: the writes the journal holds apply to an edit that leaves
+/// `book/4` as it was, and a write that waited for the reload is told to come again.
+#[test]
+fn a_reload_applies_pending_writes_to_an_edit_that_leaves_them_alone() {
+    let (_dir, path) = library();
+    let original = std::fs::read_to_string(&path).expect("read");
+    let old = Arc::new(KnowledgeBase::load_with(&path, patient()).expect("loads"));
+    old.call("put_book", &book("mine", 1999)).expect("put");
+    // Edited in an editor: the write is in the journal only.
+    std::fs::write(&path, format!("{original}{OLDEST}")).expect("edit");
+
+    let handover = old.hand_over().expect("hands over");
+    // A write sent now waits for the reload (reads go on).
+    let waiting = {
+        let old = Arc::clone(&old);
+        std::thread::spawn(move || old.call("put_book", &book("too late", 2020)))
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!waiting.is_finished(), "the write did not wait");
+    assert_eq!(
+        old.call("get_book", &json!({"Id": "mine"}))
+            .expect("a read")["Year"],
+        json!(1999)
+    );
+    let new = KnowledgeBase::load_after(&path, persisting(), &handover).expect("merges");
+    handover.complete();
+    let told = waiting.join().expect("the writer").expect_err("refused");
+    assert!(
+        matches!(
+            told,
+            CallError::Engine {
+                error: charon::EngineError::Reloaded,
+                ..
+            }
+        ),
+        "{told}"
+    );
+    // The old one refuses every write from now on; the new one has the edit and the
+    // write, and takes writes.
+    assert!(old.call("put_book", &book("later", 2021)).is_err());
+    assert_eq!(
+        new.call("get_oldest", &json!({})).expect("oldest"),
+        json!(1968)
+    );
+    new.call("put_book", &book("too late", 2020))
+        .expect("sent again");
+    drop(new);
+    drop(old);
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(
+        text.contains("get_oldest(Year) :-") && text.contains("book(mine,"),
+        "{text}"
+    );
+    let again = KnowledgeBase::load_with(&path, persisting()).expect("restarts");
+    assert_eq!(
+        ids(&again),
+        json!(["aop", "craft", "mine", "sicp", "taocp1", "too late"])
+    );
+}
+
+/// An edit of what pending writes changed is refused, naming the predicate; the
+/// old knowledge base keeps serving reads, and a later edit that leaves the
+/// predicate alone takes the writes over.
+#[test]
+fn a_reload_refuses_an_edit_of_what_pending_writes_changed() {
+    let (_dir, path) = library();
+    let original = std::fs::read_to_string(&path).expect("read");
+    let old = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    old.call("put_book", &book("mine", 1999)).expect("put");
+    let without_aop: String = original
+        .lines()
+        .filter(|l| !l.starts_with("book(aop,"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, &without_aop).expect("edit");
+
+    let handover = old.hand_over().expect("hands over");
+    let err = KnowledgeBase::load_after(&path, persisting(), &handover).expect_err("conflicts");
+    let message = err.to_string();
+    assert!(
+        message.contains("book/4") && message.contains("1 acknowledged write"),
+        "{message}"
+    );
+    drop(handover);
+    // Still serving, from the database it had; writes refused, the edit kept.
+    assert_eq!(
+        old.call("get_book", &json!({"Id": "aop"})).expect("read")["Year"],
+        json!(1986)
+    );
+    let refused = old
+        .call("put_book", &book("later", 2002))
+        .expect_err("refused");
+    assert!(
+        refused.to_string().contains("changed by someone else"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), without_aop);
+
+    // The edit made again on the file as Charon wrote it, leaving book/4 alone.
+    std::fs::write(&path, format!("{original}{OLDEST}")).expect("edit");
+    let handover = old.hand_over().expect("hands over again");
+    let new = KnowledgeBase::load_after(&path, persisting(), &handover).expect("merges");
+    handover.complete();
+    assert_eq!(
+        new.call("get_oldest", &json!({})).expect("oldest"),
+        json!(1968)
+    );
+    drop(new);
+    let again = KnowledgeBase::load_with(&path, config()).expect("restarts");
+    assert_eq!(
+        ids(&again),
+        json!(["aop", "craft", "mine", "sicp", "taocp1"])
+    );
+}
+
+/// A reload that does not take place (the handover dropped, as when the new file
+/// does not load): the old knowledge base takes its file back and the write that
+/// waited is made.
+#[test]
+fn a_reload_given_up_lets_the_waiting_writes_through() {
+    let (_dir, path) = library();
+    let old = Arc::new(KnowledgeBase::load_with(&path, patient()).expect("loads"));
+    old.call("put_book", &book("mine", 1999)).expect("put");
+    let handover = old.hand_over().expect("hands over");
+    // Nothing was edited: the journal was folded into the file.
+    assert!(
+        std::fs::read_to_string(&path)
+            .expect("read")
+            .contains("book(mine,")
+    );
+    let waiting = {
+        let old = Arc::clone(&old);
+        std::thread::spawn(move || old.call("put_book", &book("waited", 2020)))
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!waiting.is_finished(), "the write did not wait");
+    drop(handover);
+    waiting.join().expect("the writer").expect("made");
+    old.call("delete_book", &json!({"Id": "aop"}))
+        .expect("writes go on");
+    drop(old);
+    let again = KnowledgeBase::load_with(&path, config()).expect("restarts");
+    assert_eq!(
+        ids(&again),
+        json!(["craft", "mine", "sicp", "taocp1", "waited"])
+    );
+}

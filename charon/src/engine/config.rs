@@ -167,4 +167,10 @@ pub enum EngineError {
     /// `--persist`: the file could not be written, or was edited by someone else.
     #[error("{0}")]
     Persist(String),
+    /// The knowledge base was reloaded (its file handed over to the new one) before
+    /// this write could start: it was not made. Sent again, it reaches the new one.
+    #[error(
+        "the knowledge base was reloaded before this write could start, so it was not made: send it again"
+    )]
+    Reloaded,
 }

@@ -73,6 +73,7 @@
 mod batch;
 mod config;
 mod generation;
+mod handover;
 mod outcome;
 mod pool;
 mod private_dir;
@@ -169,6 +170,10 @@ struct Inner {
     /// `--persist`: the file that follows the database, and the module whose
     /// dynamic predicates it holds.
     persist: Mutex<Option<(crate::persist::Persister, String)>>,
+    /// Whether writes may start: closed while the file is handed over to the
+    /// knowledge base loaded next (see `handover`).
+    fence: Mutex<handover::Fence>,
+    fence_changed: Condvar,
     counter: AtomicU64,
     started: AtomicU64,
     /// Workers retired for recycling, and workers discarded (see `EngineStats`).
@@ -270,6 +275,8 @@ impl Engine {
                 file_epoch: AtomicU64::new(0),
                 template: Mutex::new(Some(template)),
                 persist: Mutex::new(None),
+                fence: Mutex::default(),
+                fence_changed: Condvar::new(),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
                 recycled: AtomicU64::new(0),
@@ -358,8 +365,13 @@ impl Engine {
     /// Makes `path` follow the dynamic predicates of `module` from now on (see
     /// `crate::persist`): opens its journal, applies the writes the journal holds
     /// that the file does not, and folds them into the file.
-    pub(crate) fn enable_persist(&self, path: &Path, module: String) -> Result<(), EngineError> {
-        let (persister, entries) = crate::persist::Persister::open(path, module.clone())
+    pub(crate) fn enable_persist(
+        &self,
+        path: &Path,
+        module: String,
+        previous: Option<&crate::persist::Previous>,
+    ) -> Result<(), EngineError> {
+        let (persister, entries) = crate::persist::Persister::open(path, module.clone(), previous)
             .map_err(|e| EngineError::Persist(e.to_string()))?;
         let journal = persister.journal_path().display().to_string();
         {
@@ -390,11 +402,7 @@ impl Engine {
     /// With `persist`: folds the journal into the knowledge base's file, if it holds
     /// writes the file does not (runs alone, like a write).
     pub(crate) fn checkpoint(&self) -> Result<(), EngineError> {
-        let pending = {
-            let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
-            guard.as_ref().is_some_and(|(p, _)| p.pending())
-        };
-        if !pending {
+        if !self.pending() {
             return Ok(());
         }
         let deadline =
@@ -402,6 +410,20 @@ impl Engine {
         let Some(_exclusive) = self.inner.database.try_write_until(deadline) else {
             return Err(EngineError::Waited(self.inner.config.load_timeout));
         };
+        self.fold_journal(deadline)
+    }
+
+    /// With `persist`: whether the journal holds writes the file does not.
+    fn pending(&self) -> bool {
+        let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        guard.as_ref().is_some_and(|(p, _)| p.pending())
+    }
+
+    /// [`checkpoint`](Self::checkpoint) with the database lock held.
+    pub(super) fn fold_journal(&self, deadline: Instant) -> Result<(), EngineError> {
+        if !self.pending() {
+            return Ok(());
+        }
         let mut worker = self.acquire(deadline)?;
         if let Err(f) = self.sync(&mut worker, deadline) {
             return Err(self.failed(worker, f, self.inner.config.load_timeout));
@@ -628,10 +650,17 @@ impl Engine {
                 return Err(EngineError::Waited(limit));
             }
         } else {
-            _exclusive = self.inner.database.try_write_until(deadline);
-            if _exclusive.is_none() {
-                return Err(EngineError::Waited(limit));
-            }
+            // A write waits while the file is handed over (see `handover`), and never
+            // holds the lock meanwhile: reads go on.
+            _exclusive = loop {
+                self.pass_fence(deadline)?;
+                let Some(exclusive) = self.inner.database.try_write_until(deadline) else {
+                    return Err(EngineError::Waited(limit));
+                };
+                if self.fence_open() {
+                    break exclusive;
+                }
+            };
         }
         if access != Access::Read {
             self.check_persisted()?;

@@ -19,6 +19,8 @@ pub struct Problem {
     detail: String,
     extra: Vec<(&'static str, String)>,
     allow: Option<&'static str>,
+    /// Seconds after which the same request may succeed (`Retry-After`).
+    retry_after: Option<u32>,
 }
 
 impl Problem {
@@ -30,7 +32,13 @@ impl Problem {
             detail,
             extra: Vec::new(),
             allow: None,
+            retry_after: None,
         }
+    }
+
+    fn retry_after(mut self, seconds: u32) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// A problem of one kind: (status, slug of the `type`, title).
@@ -296,6 +304,16 @@ impl Problem {
                     EngineError::Persist(m) if m.contains("changed by someone else") => {
                         StatusCode::CONFLICT
                     }
+                    EngineError::Reloaded => {
+                        return Problem::new(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "reloaded",
+                            "Reloaded; send the write again",
+                            detail,
+                        )
+                        .with("operation", operation)
+                        .retry_after(1);
+                    }
                     _ => StatusCode::INTERNAL_SERVER_ERROR,
                 };
                 Problem::new(status, "engine-failure", "Engine failure", detail)
@@ -330,6 +348,9 @@ impl IntoResponse for Problem {
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         if let Some(allow) = self.allow {
             headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+        }
+        if let Some(seconds) = self.retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

@@ -136,6 +136,41 @@ pub struct KnowledgeBase {
     _temp: Option<PrivateDir>,
 }
 
+/// A knowledge base's file on its way to the one loaded after it (see
+/// [`KnowledgeBase::hand_over`]). Dropped without [`complete`](Self::complete), the
+/// knowledge base it came from takes the file back.
+#[must_use = "dropping a handover gives the file back at once"]
+pub struct Handover {
+    engine: Engine,
+    previous: Option<crate::persist::Previous>,
+    done: bool,
+}
+
+impl Handover {
+    /// The new knowledge base serves: the old one refuses every write from now on
+    /// (with [`EngineError::Reloaded`](crate::EngineError::Reloaded)).
+    pub fn complete(mut self) {
+        self.done = true;
+        self.engine.complete_hand_over();
+    }
+}
+
+impl Drop for Handover {
+    fn drop(&mut self) {
+        if !self.done {
+            self.engine.resume(self.previous.take());
+        }
+    }
+}
+
+impl std::fmt::Debug for Handover {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Handover")
+            .field("file", &self.previous.as_ref().map(|p| &p.path))
+            .finish()
+    }
+}
+
 impl Drop for KnowledgeBase {
     /// With `persist`, the file is left current: the journal is folded into it.
     fn drop(&mut self) {
@@ -158,7 +193,7 @@ impl KnowledgeBase {
         let (text, abs) = read(path)?;
         let display = path.display().to_string();
         let report = pldoc::analyse(&display, &text);
-        Self::start(display, report, abs, config, None)
+        Self::start(display, report, abs, config, None, None)
     }
 
     /// Loads `path` in place of a knowledge base whose operations are known (compiled
@@ -180,7 +215,32 @@ impl KnowledgeBase {
                 difference,
             });
         }
-        Self::start(display, report, abs, config, None)
+        Self::start(display, report, abs, config, None, None)
+    }
+
+    /// Loads `path` with `config` to take the place of the knowledge base that
+    /// `handover` came from (a reload in place; see [`hand_over`](Self::hand_over)).
+    /// With `persist`, it takes over the file and its journal: writes the journal
+    /// holds that the file does not are applied (to an edit of the file, too, when
+    /// the edit left what they change as it was; otherwise it refuses to load, with
+    /// [`LoadError::Persist`] naming the predicates both changed).
+    pub fn load_after(
+        path: impl AsRef<Path>,
+        config: EngineConfig,
+        handover: &Handover,
+    ) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let (text, abs) = read(path)?;
+        let display = path.display().to_string();
+        let report = pldoc::analyse(&display, &text);
+        Self::start(
+            display,
+            report,
+            abs,
+            config,
+            None,
+            handover.previous.as_ref(),
+        )
     }
 
     /// Loads a knowledge base from source text; `name` is used in report locations.
@@ -196,7 +256,14 @@ impl KnowledgeBase {
     ) -> Result<Self, LoadError> {
         let report = pldoc::analyse(name, text);
         let (abs, temp) = temp_file(text)?;
-        Self::start(name.to_string(), report, abs, config, Some((temp, None)))
+        Self::start(
+            name.to_string(),
+            report,
+            abs,
+            config,
+            Some((temp, None)),
+            None,
+        )
     }
 
     /// A knowledge base from operations read before (no PlDoc parsing now) and the
@@ -215,6 +282,7 @@ impl KnowledgeBase {
             abs,
             config,
             Some((temp, None)),
+            None,
         )
     }
 
@@ -260,7 +328,7 @@ impl KnowledgeBase {
         let abs = dir.path().join(main);
         let display = sources.display(main);
         let root = sources.root.to_string();
-        Self::start(display, report, abs, config, Some((dir, Some(root))))
+        Self::start(display, report, abs, config, Some((dir, Some(root))), None)
     }
 
     /// `temp`: the private directory holding text that came from memory, and how
@@ -272,6 +340,7 @@ impl KnowledgeBase {
         abs: PathBuf,
         config: EngineConfig,
         temp: Option<(PrivateDir, Option<String>)>,
+        previous: Option<&crate::persist::Previous>,
     ) -> Result<Self, LoadError> {
         let stubs = codec::stubs(&report.operations);
         let started = std::time::Instant::now();
@@ -363,7 +432,7 @@ impl KnowledgeBase {
                 return Err(LoadError::Persist(why));
             }
             engine
-                .enable_persist(&abs, found.main_module.clone())
+                .enable_persist(&abs, found.main_module.clone(), previous)
                 .map_err(|e| LoadError::Persist(e.to_string()))?;
         }
         if let Some(why) = &single_worker {
@@ -616,6 +685,44 @@ impl KnowledgeBase {
     /// last made durable (every acknowledged write is durable in the file's journal).
     pub fn persisted(&self) -> Option<(PathBuf, u64)> {
         self.engine.persisted()
+    }
+
+    /// Prepares a reload in place: with `persist`, writes stop (they wait; reads go
+    /// on), the journal is folded into the file, and the file is let go, to be
+    /// taken over by the knowledge base that [`load_after`](Self::load_after) loads.
+    /// Then either [`Handover::complete`] once the new one serves (writes still
+    /// waiting here fail with [`EngineError::Reloaded`](crate::EngineError::Reloaded),
+    /// never made, to be sent again), or drop the handover to keep this one (it takes
+    /// the file back, and writes go on, if nobody changed the file or its journal
+    /// meanwhile; else they stay refused). Without `persist` nothing stops.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use charon::{EngineConfig, KnowledgeBase};
+    /// let config = EngineConfig { persist: true, ..EngineConfig::default() };
+    /// let old = KnowledgeBase::load_with("library.pl", config.clone())?;
+    /// // … the file is edited …
+    /// let handover = old.hand_over()?;
+    /// let new = KnowledgeBase::load_after("library.pl", config, &handover)?;
+    /// handover.complete(); // from here on, calls go to `new`
+    /// # Ok(()) }
+    /// ```
+    pub fn hand_over(&self) -> Result<Handover, crate::engine::EngineError> {
+        let deadline = std::time::Instant::now() + self.engine.config().load_timeout;
+        let previous = self.engine.hand_over(deadline)?;
+        Ok(Handover {
+            engine: self.engine.clone(),
+            previous,
+            done: false,
+        })
+    }
+
+    /// Whether this knowledge base follows its file (`persist`) and the file holds
+    /// what it last read or wrote: a change seen on the file is then its own (a
+    /// journal folded into it), not an edit. `false` without `persist`, and once the
+    /// file was edited or handed over.
+    pub fn file_is_own(&self) -> bool {
+        self.engine.file_is_own()
     }
 
     /// With `persist`: folds the writes the journal holds into the `.pl` file now, so

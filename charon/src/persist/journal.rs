@@ -55,6 +55,16 @@ pub(crate) enum Entry {
     Snapshot(String),
 }
 
+impl Entry {
+    /// The record's kind and payload.
+    fn record(&self) -> (&'static str, &str) {
+        match self {
+            Entry::Changes(t) => ("changes", t.as_str()),
+            Entry::Snapshot(t) => ("snapshot", t.as_str()),
+        }
+    }
+}
+
 /// What recovery found.
 #[derive(Debug, Default)]
 pub(super) struct Recovered {
@@ -62,6 +72,10 @@ pub(super) struct Recovered {
     pub(super) entries: Vec<Entry>,
     /// Bytes of an unfinished last record that were dropped (never acknowledged).
     pub(super) torn: usize,
+    /// The writes were made on the `previous` content given to [`Journal::open`],
+    /// which the file no longer holds: they are to apply to an edit of it (see
+    /// [`Journal::rebase`]).
+    pub(super) on_previous: bool,
 }
 
 /// An open journal, positioned at its end.
@@ -84,8 +98,14 @@ pub(super) fn path_for(kb: &Path) -> PathBuf {
 impl Journal {
     /// Opens (or creates) the journal of `kb`, whose content is `content`, and finds
     /// the writes that are not in it yet (see the recovery rules in [`super`]). A
-    /// torn last record is cut off.
-    pub(super) fn open(kb: &Path, content: &[u8]) -> Result<(Journal, Recovered), PersistError> {
+    /// torn last record is cut off. `previous`: the content the knowledge base loaded
+    /// before this one last read or wrote (a reload in place), whose writes may be
+    /// pending against an edit of it.
+    pub(super) fn open(
+        kb: &Path,
+        content: &[u8],
+        previous: Option<&[u8]>,
+    ) -> Result<(Journal, Recovered), PersistError> {
         let path = path_for(kb);
         let io = |e: std::io::Error| PersistError::Io {
             path: path.clone(),
@@ -118,6 +138,7 @@ impl Journal {
             message,
         })?;
         let changes = parsed.records.iter().filter(|r| r.0 != "compacted").count();
+        let mut on_previous = false;
         let entries = if parsed.base == current {
             // The file as the journal started from it: every write is still to apply.
             entries_after(&parsed.records, 0)
@@ -128,6 +149,11 @@ impl Journal {
         {
             // A compaction wrote the file and stopped before it reset the journal.
             entries_after(&parsed.records, k + 1)
+        } else if changes > 0 && previous.is_some_and(|p| Identity::of(p) == parsed.base) {
+            // Edited while the knowledge base ran: the caller decides whether the
+            // writes still apply.
+            on_previous = true;
+            entries_after(&parsed.records, 0)
         } else if changes == 0 {
             // Edited while nothing was pending: the edit is the knowledge base now.
             Vec::new()
@@ -158,8 +184,24 @@ impl Journal {
             Recovered {
                 entries,
                 torn: text.len() - parsed.valid,
+                on_previous,
             },
         ))
+    }
+
+    /// Starts the journal afresh from a file of content `content`, holding
+    /// `entries` (atomically): writes made on an earlier content that apply to this
+    /// one as well, so that a crash from now on applies them to it.
+    pub(super) fn rebase(&mut self, content: &[u8], entries: &[Entry]) -> std::io::Result<()> {
+        let mut text = header(Identity::of(content));
+        for entry in entries {
+            let (kind, payload) = entry.record();
+            text.push_str(&record(kind, payload));
+        }
+        file::replace(&self.path, text.as_bytes())?;
+        *self = Journal::append_to(self.path.clone())?;
+        self.entries = entries.len();
+        Ok(())
     }
 
     fn append_to(path: PathBuf) -> std::io::Result<Journal> {
@@ -188,10 +230,7 @@ impl Journal {
     /// failure the journal is cut back to what it held, so that a write that was not
     /// acknowledged leaves no record.
     pub(super) fn append(&mut self, entry: &Entry) -> std::io::Result<()> {
-        let (kind, payload) = match entry {
-            Entry::Changes(t) => ("changes", t.as_str()),
-            Entry::Snapshot(t) => ("snapshot", t.as_str()),
-        };
+        let (kind, payload) = entry.record();
         self.append_record(kind, payload)?;
         self.entries += 1;
         Ok(())
@@ -392,7 +431,7 @@ mod tests {
     #[test]
     fn writes_come_back_and_a_torn_tail_is_dropped() {
         let (d, kb) = kb_a();
-        let (mut j, r) = Journal::open(&kb, b"a.\n").expect("open");
+        let (mut j, r) = Journal::open(&kb, b"a.\n", None).expect("open");
         assert!(r.entries.is_empty());
         j.append(&Entry::Changes("[assertz(user:p('\\n'))]".into()))
             .expect("append");
@@ -407,7 +446,7 @@ mod tests {
         f.write_all(b"changes 40 0000000000000000\n[assertz(")
             .expect("write");
         drop(f);
-        let (j, r) = Journal::open(&kb, b"a.\n").expect("open again");
+        let (j, r) = Journal::open(&kb, b"a.\n", None).expect("open again");
         assert_eq!(
             r.entries,
             vec![
@@ -426,7 +465,7 @@ mod tests {
     #[test]
     fn a_write_that_cannot_be_made_durable_leaves_no_record() {
         let (d, kb) = kb_a();
-        let (mut j, _) = Journal::open(&kb, b"a.\n").expect("open");
+        let (mut j, _) = Journal::open(&kb, b"a.\n", None).expect("open");
         // A device that is always full stands in for a full disk.
         j.file = std::fs::OpenOptions::new()
             .append(true)
@@ -437,7 +476,7 @@ mod tests {
                 .is_err()
         );
         assert_eq!(j.entries, 0);
-        let (_, r) = Journal::open(&kb, b"a.\n").expect("open again");
+        let (_, r) = Journal::open(&kb, b"a.\n", None).expect("open again");
         assert!(r.entries.is_empty());
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -445,8 +484,8 @@ mod tests {
     #[test]
     fn a_second_owner_is_refused() {
         let (d, kb) = kb_a();
-        let (_j, _) = Journal::open(&kb, b"a.\n").expect("open");
-        let err = Journal::open(&kb, b"a.\n").expect_err("locked");
+        let (_j, _) = Journal::open(&kb, b"a.\n", None).expect("open");
+        let err = Journal::open(&kb, b"a.\n", None).expect_err("locked");
         assert!(err.to_string().contains("another Charon"), "{err}");
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -454,17 +493,17 @@ mod tests {
     #[test]
     fn a_compaction_that_stopped_halfway_is_recognised() {
         let (d, kb) = kb_a();
-        let (mut j, _) = Journal::open(&kb, b"a.\n").expect("open");
+        let (mut j, _) = Journal::open(&kb, b"a.\n", None).expect("open");
         j.append(&Entry::Changes("[assertz(user:b)]".into()))
             .expect("append");
         j.compacting(b"a.\nb.\n").expect("mark");
         drop(j);
         // The file was not replaced: the write is applied again.
-        let (j, r) = Journal::open(&kb, b"a.\n").expect("open");
+        let (j, r) = Journal::open(&kb, b"a.\n", None).expect("open");
         assert_eq!(r.entries, vec![Entry::Changes("[assertz(user:b)]".into())]);
         drop(j);
         // The file was replaced, the journal not reset: nothing is pending.
-        let (_, r) = Journal::open(&kb, b"a.\nb.\n").expect("open");
+        let (_, r) = Journal::open(&kb, b"a.\nb.\n", None).expect("open");
         assert!(r.entries.is_empty());
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -472,13 +511,13 @@ mod tests {
     #[test]
     fn an_edit_while_writes_are_pending_is_refused_and_damage_in_the_middle_too() {
         let (d, kb) = kb_a();
-        let (mut j, _) = Journal::open(&kb, b"a.\n").expect("open");
+        let (mut j, _) = Journal::open(&kb, b"a.\n", None).expect("open");
         j.append(&Entry::Changes("[assertz(user:b)]".into()))
             .expect("append");
         j.append(&Entry::Changes("[assertz(user:c)]".into()))
             .expect("append");
         drop(j);
-        let err = Journal::open(&kb, b"edited.\n").expect_err("diverged");
+        let err = Journal::open(&kb, b"edited.\n", None).expect_err("diverged");
         assert!(
             matches!(err, PersistError::Diverged { writes: 2, .. }),
             "{err}"
@@ -491,7 +530,7 @@ mod tests {
             .expect("payload");
         text[at + 1] = b'X';
         std::fs::write(&p, &text).expect("write");
-        let err = Journal::open(&kb, b"a.\n").expect_err("corrupt");
+        let err = Journal::open(&kb, b"a.\n", None).expect_err("corrupt");
         assert!(matches!(err, PersistError::Journal { .. }), "{err}");
         let _ = std::fs::remove_dir_all(&d);
     }

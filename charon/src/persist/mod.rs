@@ -94,6 +94,26 @@ pub(crate) enum PersistError {
         /// What is wrong with it.
         message: String,
     },
+    /// The file was edited while the knowledge base ran, on predicates that writes
+    /// not yet in the file changed too (a reload in place; see rule 5).
+    #[error(
+        "{kb} was edited while Charon ran, and {journal} holds {writes} acknowledged \
+         write(s) that are not in the file and change what the edit changes too ({predicates}); \
+         Charon will not guess how to merge them: the knowledge base loaded before keeps \
+         serving (writes refused). Put back the file as Charon wrote it and make the edit \
+         again on that, or delete the journal to keep the edit and drop the writes, then \
+         reload"
+    )]
+    EditConflicts {
+        /// The knowledge base's file.
+        kb: PathBuf,
+        /// Its journal.
+        journal: PathBuf,
+        /// Writes the journal holds.
+        writes: usize,
+        /// The predicates both changed (or why Charon cannot tell).
+        predicates: String,
+    },
     /// The file was edited while the journal held writes that are not in it.
     #[error(
         "{kb} was changed since Charon last wrote it, and {journal} holds {writes} \
@@ -138,6 +158,27 @@ pub(crate) struct Persister {
     edited: bool,
 }
 
+/// What a knowledge base that stopped following a file (a reload in place) left of
+/// it: the file's content as it last read or wrote it, and the journal's bytes then.
+#[derive(Debug, Clone)]
+pub(crate) struct Previous {
+    /// The file (symbolic links followed).
+    pub(crate) path: PathBuf,
+    /// The module whose dynamic predicates the file holds.
+    pub(crate) module: String,
+    pub(crate) content: String,
+    pub(crate) journal: Vec<u8>,
+}
+
+impl Previous {
+    /// Whether the file and its journal are still exactly as left: then the
+    /// knowledge base that left them may take them back.
+    pub(crate) fn untouched(&self) -> bool {
+        std::fs::read(&self.path).is_ok_and(|t| t == self.content.as_bytes())
+            && std::fs::read(journal::path_for(&self.path)).is_ok_and(|j| j == self.journal)
+    }
+}
+
 /// The listing of the dynamic state, as `'$charon_listing'/4` writes it.
 #[derive(Debug, Default)]
 pub(crate) struct Listing {
@@ -150,10 +191,13 @@ pub(crate) struct Listing {
 impl Persister {
     /// Starts following `path` (symbolic links followed), which holds the dynamic
     /// predicates of `module`, with its journal. Returns the writes of the journal
-    /// that the file does not hold yet.
+    /// that the file does not hold yet. `previous`: what the knowledge base loaded
+    /// before this one left of the file (a reload in place); its pending writes
+    /// apply to an edit of the file that left every predicate they change as it was.
     pub(crate) fn open(
         path: &Path,
         module: String,
+        previous: Option<&Previous>,
     ) -> Result<(Persister, Vec<Entry>), PersistError> {
         let io = |e: std::io::Error| PersistError::Io {
             path: path.to_path_buf(),
@@ -162,7 +206,33 @@ impl Persister {
         let path = file::target(path).map_err(io)?;
         let content = std::fs::read_to_string(&path).map_err(io)?;
         let stamp = file::stamp(&path).map_err(io)?;
-        let (journal, recovered) = journal::Journal::open(&path, content.as_bytes())?;
+        let previous = previous.filter(|p| p.path == path && p.module == module);
+        let (mut journal, recovered) = journal::Journal::open(
+            &path,
+            content.as_bytes(),
+            previous.map(|p| p.content.as_bytes()),
+        )?;
+        if let (true, Some(previous)) = (recovered.on_previous, previous) {
+            // The writes commute with the edit when it left every predicate they
+            // change as it was: they are applied to it, and the journal says so
+            // before anything else happens (a crash then applies them again).
+            let conflicts = conflicts(&previous.content, &content, &recovered.entries, &module);
+            if !conflicts.is_empty() {
+                return Err(PersistError::EditConflicts {
+                    kb: path.clone(),
+                    journal: journal.path().to_path_buf(),
+                    writes: recovered.entries.len(),
+                    predicates: conflicts.join(", "),
+                });
+            }
+            journal
+                .rebase(content.as_bytes(), &recovered.entries)
+                .map_err(|e| PersistError::Io {
+                    path: journal.path().to_path_buf(),
+                    message: e.to_string(),
+                })?;
+            tracing::info!(target: "charon::persist", kb = %path.display(), writes = recovered.entries.len(), "the file was edited while writes were pending; the edit leaves what they change as it was, so they apply to it");
+        }
         if recovered.torn > 0 {
             tracing::warn!(target: "charon::persist", journal = %journal.path().display(), bytes = recovered.torn, "dropped an unfinished record at the end of the journal (a write that was never acknowledged)");
         }
@@ -189,6 +259,23 @@ impl Persister {
     /// The file.
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// What is left of the file for a knowledge base loaded after this one.
+    pub(crate) fn leave(self) -> Previous {
+        let journal = std::fs::read(self.journal.path()).unwrap_or_default();
+        Previous {
+            path: self.path,
+            module: self.module,
+            content: self.content,
+            journal,
+        }
+    }
+
+    /// Whether the file holds what Charon last read or wrote (a watcher's change
+    /// that is Charon's own).
+    pub(crate) fn file_is_own(&self) -> bool {
+        std::fs::read(&self.path).is_ok_and(|t| t == self.content.as_bytes())
     }
 
     /// The journal.
@@ -305,6 +392,29 @@ impl Persister {
         }
         Ok(())
     }
+}
+
+/// The predicates that `entries` change and that `edited` says otherwise of than
+/// `base` (see [`place::predicate_text`]); every one of them, and why, when the
+/// entries cannot be read predicate by predicate.
+fn conflicts(base: &str, edited: &str, entries: &[Entry], module: &str) -> Vec<String> {
+    let mut changed = BTreeSet::new();
+    for entry in entries {
+        match entry {
+            Entry::Changes(text) => match changed_predicates(text, module) {
+                Some(pis) => changed.extend(pis),
+                None => return vec!["a write Charon cannot read change by change".into()],
+            },
+            Entry::Snapshot(_) => {
+                return vec!["a write recorded as a whole snapshot of the state".into()];
+            }
+        }
+    }
+    changed
+        .into_iter()
+        .filter(|pi| place::predicate_text(base, pi) != place::predicate_text(edited, pi))
+        .map(|(name, arity)| format!("{name}/{arity}"))
+        .collect()
 }
 
 /// The predicates of `module` that a change list changes; `None` when the text

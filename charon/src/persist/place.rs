@@ -80,6 +80,23 @@ pub(crate) fn replace_clauses(src: &str, pi: &Pi, clauses: &str) -> String {
     out
 }
 
+/// What `src` says of `pi`: the text of each of its clauses and of each directive
+/// that declares it dynamic, in order. Two files that say the same of a predicate
+/// load it alike, whatever else differs between them.
+pub(crate) fn predicate_text<'s>(src: &'s str, pi: &Pi) -> Vec<&'s str> {
+    charon_pldoc::clauses(src)
+        .into_iter()
+        .filter(|s| {
+            if s.directive {
+                charon_pldoc::dynamic_declared(&src[s.bytes.clone()]).contains(pi)
+            } else {
+                s.predicate.as_ref() == Some(pi)
+            }
+        })
+        .map(|s| src[s.bytes].trim())
+        .collect()
+}
+
 /// `name` as Prolog source: bare when it is a plain lowercase name, else quoted.
 fn quoted_atom(name: &str) -> String {
     let mut chars = name.chars();
@@ -149,6 +166,19 @@ mod tests {
             out,
             ":- dynamic user_role/2.\n:- dynamic role/2.\nrole(a, b).\n"
         );
+    }
+
+    #[test]
+    fn what_a_file_says_of_a_predicate() {
+        let p = ("p".into(), 1);
+        assert_eq!(
+            predicate_text(SRC, &p),
+            [":- dynamic(p/1).", "p(1).", "p(2).", "p(3)."]
+        );
+        let edited = SRC.replace("r :- p(_).", "r :- p(_), q(_).");
+        assert_eq!(predicate_text(SRC, &p), predicate_text(&edited, &p));
+        let edited = SRC.replace("p(2).", "p(22).");
+        assert_ne!(predicate_text(SRC, &p), predicate_text(&edited, &p));
     }
 
     #[test]
