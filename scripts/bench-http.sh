@@ -16,7 +16,11 @@
 #   charon-strict   charon-io1 with --inference-counting strict (every call under
 #                   scryer's inference counter);
 #   charon-nocount  charon-io1 with --max-inferences 0 (no inference limit at all:
-#                   the time limit alone bounds a call).
+#                   the time limit alone bounds a call);
+#   charon-metrics, charon-nocache-metrics
+#                   charon and charon-nocache with --metrics (calls are counted
+#                   only then): with ONLY="charon charon-metrics", an A/B of the
+#                   cost of counting (the ratio lines compare each with its base).
 # Four workloads (wrk scripts in bench/wrk/):
 #   point_fixed     GET /get_user_has_permission?User=user_0042&Perm=deploy (→ false);
 #   point_uniform   the same route, (user, permission) drawn uniformly from the
@@ -32,7 +36,8 @@
 # cache, so the hit rate is a warm cache's), then REPEATS runs of DURATION seconds.
 # Rounds spread each server's runs over the whole benchmark, so a slow spell of the
 # machine does not fall on one server's runs alone (on a shared VM the same server
-# varies by ±5 % from one minute to the next). For each run:
+# varies by ±5 % from one minute to the next); even rounds take the servers in the
+# reverse order, so that none always runs first or last. For each run:
 #   * req/s, p50, p90, p99 and max latency, errors and non-2xx responses, from wrk
 #     (bench/wrk/report.lua prints them as one JSON line);
 #   * server CPU per request: the utime + stime of the server process and of every
@@ -254,6 +259,14 @@ def table(path, servers, workloads):
                 parts.append(f"{s}/swi = {med[s, w]['rps'] / base['rps']:.2f}×")
         if parts:
             print(f"ratio req/s {w}: " + ", ".join(parts))
+    # The cost of counting calls: each *-metrics server against its base.
+    for w in workloads:
+        for s in servers:
+            base = s[:-len("-metrics")] if s.endswith("-metrics") else None
+            if base and (s, w) in med and (base, w) in med:
+                a, b = med[s, w], med[base, w]
+                print(f"metrics {w}: {s}/{base} req/s = {a['rps'] / b['rps']:.3f}, "
+                      f"CPU µs/req {fmt(b['server_cpu_us_per_req'], 1)} → {fmt(a['server_cpu_us_per_req'], 1)}")
 
 if __name__ == "__main__":
     what = sys.argv[1]
@@ -296,7 +309,9 @@ start_server() {  # name
     charon-io1) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --io-threads 1 $CHARON_ARGS) ;;
     charon-strict) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --io-threads 1 --inference-counting strict $CHARON_ARGS) ;;
     charon-nocount) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --io-threads 1 --max-inferences 0 $CHARON_ARGS) ;;
-    *) log "unknown server $name (ONLY takes swi, charon, charon-nocache, charon-io1, charon-strict, charon-nocount)"; exit 2 ;;
+    charon-metrics) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --metrics $CHARON_ARGS) ;;
+    charon-nocache-metrics) cmd=("$BIN" http "$KB" --port "$PORT" --log warn --answer-cache 0 --metrics $CHARON_ARGS) ;;
+    *) log "unknown server $name (ONLY takes swi, charon, charon-nocache, charon-io1, charon-strict, charon-nocount, charon-metrics, charon-nocache-metrics)"; exit 2 ;;
   esac
   if curl -s -o /dev/null "$URL/health"; then log "port $PORT is already in use (set PORT)"; exit 1; fi
   "${cmd[@]}" >"$BENCH_OUT/$name.log" 2>&1 &
@@ -335,7 +350,9 @@ log "results in $BENCH_OUT"
 : > "$RESULTS"
 for round in $(seq "$ROUNDS"); do
   [ "$ROUNDS" = 1 ] || log "round $round of $ROUNDS"
-  for server in $ONLY; do
+  order=$ONLY
+  if [ $((round % 2)) = 0 ]; then order=$(echo $ONLY | tr ' ' '\n' | tac | tr '\n' ' '); fi
+  for server in $order; do
     start_server "$server"
     sanity "$server"
     health_url=""; [ "$server" = swi ] || health_url="$URL/health"

@@ -189,7 +189,7 @@ struct HttpArgs {
     explain: bool,
     /// Also serve GET /metrics for Prometheus (calls by operation and outcome,
     /// durations, limits hit, the answer cache, the workers), behind the same
-    /// host, origin and token checks as the API.
+    /// host, origin and token checks as the API. Without it, calls are not counted.
     ///
     /// Example: --metrics
     #[arg(long)]
@@ -306,7 +306,8 @@ struct McpArgs {
     explain: bool,
     /// Also serve GET /metrics for Prometheus beside /mcp (the tools' calls by
     /// outcome, durations, limits hit, the answer cache, the workers, the open
-    /// sessions), behind the same host, origin and token checks.
+    /// sessions), behind the same host, origin and token checks. Without it,
+    /// calls are not counted.
     ///
     /// Example: --metrics
     #[arg(long)]
@@ -620,10 +621,19 @@ type Served = (
     Option<std::sync::Arc<charon::reason::Reasoner>>,
 );
 
+/// What a server serves beside its knowledge base.
+#[derive(Debug, Clone, Copy)]
+struct Serving {
+    /// The reasoning tools (`--reasoning`).
+    reasoning: bool,
+    /// `GET /metrics` (`--metrics`): without it, calls are not counted.
+    metrics: bool,
+}
+
 /// The knowledge base and the reasoner a server serves (at least one of them).
 fn served(
     kb: Option<&std::path::Path>,
-    reasoning: bool,
+    serving: Serving,
     limits: &LimitArgs,
 ) -> anyhow::Result<Served> {
     let config = limits.config();
@@ -631,18 +641,17 @@ fn served(
         Some(path) => Some(std::sync::Arc::new(load_served(
             path,
             config.clone(),
-            reasoning,
+            serving,
             None,
         )?)),
         None => None,
     };
-    let reasoner = if reasoning {
+    let reasoner = if serving.reasoning {
         let mut config = config;
         config.persist = false;
-        Some(std::sync::Arc::new(charon::reason::Reasoner::with_config(
-            config,
-            limits.reason_config(),
-        )?))
+        let reasoner = charon::reason::Reasoner::with_config(config, limits.reason_config())?;
+        reasoner.count_calls(serving.metrics);
+        Some(std::sync::Arc::new(reasoner))
     } else {
         None
     };
@@ -654,11 +663,12 @@ fn served(
 fn load_served(
     path: &std::path::Path,
     config: EngineConfig,
-    reasoning: bool,
+    serving: Serving,
     after: Option<&charon::Handover>,
 ) -> anyhow::Result<charon::KnowledgeBase> {
     let kb = load(path, config, after)?;
-    if reasoning
+    kb.count_calls(serving.metrics);
+    if serving.reasoning
         && let Some(name) = charon::reason::TOOL_NAMES
             .iter()
             .find(|n| kb.operation(n).is_some())
@@ -671,11 +681,15 @@ fn load_served(
 }
 
 /// How a server loads its knowledge base again (see `reload`).
-fn reload_load(path: &std::path::Path, limits: &LimitArgs, reasoning: bool) -> crate::reload::Load {
+fn reload_load(
+    path: &std::path::Path,
+    limits: &LimitArgs,
+    serving: Serving,
+) -> crate::reload::Load {
     let path = path.to_path_buf();
     let config = limits.config();
     std::sync::Arc::new(move |handover: &charon::Handover| {
-        load_served(&path, config.clone(), reasoning, Some(handover))
+        load_served(&path, config.clone(), serving, Some(handover))
     })
 }
 
@@ -691,7 +705,11 @@ fn ignore_hangups() {
 fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     ignore_hangups();
     init_logging(&args.common.log, args.common.log_format);
-    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
+    let serving = Serving {
+        reasoning: args.reasoning,
+        metrics: args.metrics,
+    };
+    let (kb, reasoner) = served(args.kb.as_deref(), serving, &args.limits)?;
     let guard = args.guard.guard(&args.host)?;
     let state = charon::http::ReloadState::default();
     let mut options = charon::http::HttpOptions::default()
@@ -714,7 +732,7 @@ fn http(args: HttpArgs) -> anyhow::Result<ExitCode> {
     let slot = charon::http::ReloadableRouter::new(routes(kb.clone())?);
     let reloads: Option<Background> = match (kb, args.kb.as_deref()) {
         (Some(kb), Some(path)) => {
-            let load = reload_load(path, &args.limits, args.reasoning);
+            let load = reload_load(path, &args.limits, serving);
             let (path, watch, slot) = (path.to_path_buf(), args.watch, slot.clone());
             let swap: crate::reload::Swap = Box::new(move |kb| {
                 if let Ok(router) = routes(Some(kb)) {
@@ -749,7 +767,11 @@ type Background = Box<
 fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
     ignore_hangups();
     init_logging(&args.common.log, args.common.log_format);
-    let (kb, reasoner) = served(args.kb.as_deref(), args.reasoning, &args.limits)?;
+    let serving = Serving {
+        reasoning: args.reasoning,
+        metrics: args.metrics,
+    };
+    let (kb, reasoner) = served(args.kb.as_deref(), serving, &args.limits)?;
     let explain = args.explain;
     let make = move |kb: Option<std::sync::Arc<charon::KnowledgeBase>>| {
         let server = match (kb, reasoner.clone()) {
@@ -781,7 +803,7 @@ fn mcp(args: McpArgs) -> anyhow::Result<ExitCode> {
     let app = charon::mcp::reloadable_http_router(server.clone(), guard.clone(), options);
     let reloads: Option<Background> = match (kb, args.kb.as_deref()) {
         (Some(kb), Some(path)) => {
-            let load = reload_load(path, &args.limits, args.reasoning);
+            let load = reload_load(path, &args.limits, serving);
             let (path, watch) = (path.to_path_buf(), args.watch);
             let swap: crate::reload::Swap = Box::new(move |kb| {
                 let server = server.clone();

@@ -79,11 +79,12 @@ pub(crate) fn reloader(
             seen = look(&path).await;
             tracing::info!(target: "charon::reload", "reloading {} ({why})", path.display());
             let started = std::time::Instant::now();
-            let (load, old) = (Arc::clone(&load), Arc::clone(&current));
-            let loaded = match tokio::task::spawn_blocking(move || take_over(&old, &*load)).await {
-                Ok(loaded) => loaded,
-                Err(e) => Err(anyhow::anyhow!("the reload stopped: {e}")),
-            };
+            let (load, old, file) = (Arc::clone(&load), Arc::clone(&current), path.clone());
+            let loaded =
+                match tokio::task::spawn_blocking(move || take_over(&old, &file, &*load)).await {
+                    Ok(loaded) => loaded,
+                    Err(e) => Err(anyhow::anyhow!("the reload stopped: {e}")),
+                };
             match loaded {
                 Ok((kb, handover)) => {
                     let kb = Arc::new(kb);
@@ -115,27 +116,43 @@ pub(crate) fn reloader(
     }))
 }
 
-/// Loads the successor of `old` (blocking): `old` hands its file over first (with
-/// `--persist`: its writes wait), and takes it back if the new one fails to load or
-/// is refused (the handover is dropped).
+/// Loads the successor of `old` (blocking) from `path`: `old` hands its file over
+/// first (with `--persist`: its writes wait), and takes it back if the new one
+/// fails to load or is refused (the handover is dropped).
 fn take_over(
     old: &KnowledgeBase,
+    path: &Path,
     load: &(dyn Fn(&Handover) -> anyhow::Result<KnowledgeBase> + Send + Sync),
 ) -> anyhow::Result<(KnowledgeBase, Handover)> {
+    // A documented predicate the edit leaves unexposed (a mistake in its PlDoc)
+    // would vanish from the API: refused, as a load error is — before anything is
+    // loaded (with `--persist`, loading takes the journal's writes over into the
+    // file), and again after, should the file have changed meanwhile.
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let report = charon::pldoc::analyse(&path.display().to_string(), &text);
+    unexposed(old, &report.rejections)?;
     let handover = old.hand_over()?;
     let new = load(&handover)?;
-    // A documented predicate the edit leaves unexposed (a mistake in its PlDoc)
-    // would vanish from the API: refused, as a load error is.
-    let rejections = new_rejections(old, &new);
-    if !rejections.is_empty() {
+    if let Err(e) = unexposed(old, new.rejections()) {
         // The new one lets go of the file before the old one takes it back.
         drop(new);
-        anyhow::bail!(
-            "the edit leaves documented predicates unexposed: {}; fix their PlDoc (or remove the %! comment of a predicate that is not to be served)",
-            rejections.join("; ")
-        );
+        return Err(e);
     }
     Ok((new, handover))
+}
+
+/// Refuses `rejections` that `old` did not have: documented predicates an edit
+/// leaves unexposed.
+fn unexposed(old: &KnowledgeBase, rejections: &[charon::pldoc::Rejection]) -> anyhow::Result<()> {
+    let new = new_rejections(old.rejections(), rejections);
+    if new.is_empty() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "the edit leaves documented predicates unexposed: {}; fix their PlDoc (or remove the %! comment of a predicate that is not to be served)",
+        new.join("; ")
+    )
 }
 
 /// Whether the knowledge base's own file is all that differs between two looks.
@@ -161,11 +178,13 @@ async fn own_write(kb: &Arc<KnowledgeBase>) -> bool {
 }
 
 /// The PlDoc rejections of `new` that `old` did not have (by predicate and reason).
-fn new_rejections(old: &KnowledgeBase, new: &KnowledgeBase) -> Vec<String> {
+fn new_rejections(
+    old: &[charon::pldoc::Rejection],
+    new: &[charon::pldoc::Rejection],
+) -> Vec<String> {
     let key = |r: &charon::pldoc::Rejection| (r.predicate.clone(), r.reason.to_string());
-    let before: std::collections::HashSet<_> = old.rejections().iter().map(key).collect();
-    new.rejections()
-        .iter()
+    let before: std::collections::HashSet<_> = old.iter().map(key).collect();
+    new.iter()
         .filter(|r| !before.contains(&key(r)))
         .map(ToString::to_string)
         .collect()

@@ -10,7 +10,9 @@
 //! (answers from the cache included), and limits hit by kind. The engine's own
 //! counters — workers started, recycled and replaced, the answer cache, the calls
 //! waiting — are read when the metrics are written. The collection is a few
-//! atomic operations per call, always on; only the route is opt-in.
+//! atomic operations per call, on by default; a server that does not serve the
+//! metrics turns it off ([`KnowledgeBase::count_calls`], as `charon http` and
+//! `charon mcp` do without `--metrics`).
 //!
 //! | metric | type | labels |
 //! |---|---|---|
@@ -27,7 +29,9 @@
 //! | `charon_mcp_sessions` | gauge | |
 //!
 //! [`KnowledgeBase::invoke`]: crate::KnowledgeBase::invoke
+//! [`KnowledgeBase::count_calls`]: crate::KnowledgeBase::count_calls
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
@@ -74,6 +78,8 @@ pub(crate) struct CallMetrics {
     names: Vec<String>,
     /// The label naming the thing: `operation` or `tool`.
     label: &'static str,
+    /// Whether calls are counted (see [`set_counting`](Self::set_counting)).
+    counting: AtomicBool,
 }
 
 impl CallMetrics {
@@ -104,7 +110,14 @@ impl CallMetrics {
             fast,
             names,
             label,
+            counting: AtomicBool::new(true),
         }
+    }
+
+    /// Counts calls from now on, or stops counting them (the `call` log line is
+    /// written either way).
+    pub(crate) fn set_counting(&self, on: bool) {
+        self.counting.store(on, Ordering::Relaxed);
     }
 
     /// Counts a call of thing `index` that took `took` and ended with `error`
@@ -118,6 +131,9 @@ impl CallMetrics {
             tracing::debug!(target: "charon::call", operation = %self.names[index], outcome, duration_us, "call");
         } else {
             tracing::debug!(target: "charon::call", tool = %self.names[index], outcome, duration_us, "call");
+        }
+        if !self.counting.load(Ordering::Relaxed) {
+            return;
         }
         histogram.observe(took.as_secs_f64());
         match error {
@@ -146,6 +162,9 @@ impl CallMetrics {
         let Some(name) = self.names.get(index) else {
             return;
         };
+        if !self.counting.load(Ordering::Relaxed) {
+            return;
+        }
         self.calls
             .get_or_create(&vec![
                 (self.label.to_string(), name.clone()),

@@ -268,3 +268,36 @@ fn the_reasoning_tools_and_mcp_sessions_are_counted() {
         1.0
     );
 }
+
+/// Counting can be turned off (as `charon http` does without `--metrics`), and on
+/// again, without losing what was counted.
+#[test]
+fn counting_stops_and_resumes_on_request() {
+    let kb =
+        charon::KnowledgeBase::load_with(crate::util::example("meds.pl"), crate::util::config())
+            .expect("loads");
+    let ok = |kb: &charon::KnowledgeBase| {
+        let text = charon::metrics::render(charon::metrics::Sources {
+            kb: Some(kb),
+            ..Default::default()
+        });
+        get(
+            &parse(&text),
+            "charon_calls_total",
+            &[("operation", "is_pim"), ("outcome", "ok")],
+        )
+    };
+    let call = |kb: &charon::KnowledgeBase| {
+        kb.call("is_pim", &json!({"Age": 70, "Drug": "diazepam"}))
+            .expect("a call");
+    };
+    call(&kb);
+    assert_eq!(ok(&kb), 1.0);
+    kb.count_calls(false);
+    call(&kb);
+    call(&kb);
+    assert_eq!(ok(&kb), 1.0);
+    kb.count_calls(true);
+    call(&kb);
+    assert_eq!(ok(&kb), 2.0);
+}

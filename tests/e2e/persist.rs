@@ -771,6 +771,13 @@ fn a_reload_refuses_an_edit_of_what_pending_writes_changed() {
     );
     assert_eq!(std::fs::read_to_string(&path).expect("read"), without_aop);
 
+    // A directive can change how the unchanged clauses load: refused too.
+    std::fs::write(&path, format!("{original}:- initialization(true).\n")).expect("edit");
+    let handover = old.hand_over().expect("hands over again");
+    let err = KnowledgeBase::load_after(&path, persisting(), &handover).expect_err("conflicts");
+    assert!(err.to_string().contains("the directives"), "{err}");
+    drop(handover);
+
     // The edit made again on the file as Charon wrote it, leaving book/4 alone.
     std::fs::write(&path, format!("{original}{OLDEST}")).expect("edit");
     let handover = old.hand_over().expect("hands over again");
@@ -818,5 +825,72 @@ fn a_reload_given_up_lets_the_waiting_writes_through() {
     assert_eq!(
         ids(&again),
         json!(["craft", "mine", "sicp", "taocp1", "waited"])
+    );
+}
+
+/// Folds run beside the writes once the journal outgrows the file (1 MiB here):
+/// writes made while one lists the state stay in the journal, and after kill -9
+/// every acknowledged write is there, in the file or the journal.
+#[test]
+fn a_fold_beside_the_writes_loses_none_of_them() {
+    let (_dir, path) = library();
+    let server = HttpServer::start(&path, &["--persist", "--workers", "2"]);
+    let port = server.port;
+    // Records of about 2 KB: the journal passes 1 MiB after some 500 writes.
+    let long = "x".repeat(2000);
+    let acknowledged: Vec<String> = std::thread::scope(|s| {
+        let writers: Vec<_> = (0..4)
+            .map(|t| {
+                let long = long.clone();
+                s.spawn(move || {
+                    (0..200)
+                        .map(|i| {
+                            let id = format!("f{t}_{i}");
+                            let body = json!({"Id": id, "Title": long, "Author": "A", "Year": i})
+                                .to_string();
+                            let (status, answer) =
+                                http(port, "PUT", "/put_book", Some(&body)).expect("answer");
+                            assert_eq!(status, 200, "{answer}");
+                            id
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        writers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a writer"))
+            .collect()
+    });
+    // Folds ran: the file holds most of the writes, and the journal is no larger
+    // than the threshold (the file's size, at least 1 MiB).
+    let len = |p: &std::path::Path| std::fs::metadata(p).expect("exists").len();
+    let journal = std::path::PathBuf::from(format!("{}.journal", path.display()));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while len(&journal) > len(&path).max(1 << 20) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(
+        len(&journal) <= len(&path).max(1 << 20),
+        "no fold: a journal of {} bytes",
+        len(&journal)
+    );
+    let folded = std::fs::read_to_string(&path)
+        .expect("read")
+        .matches("book(f")
+        .count();
+    assert!(folded >= 400, "only {folded} writes folded into the file");
+    drop(server); // SIGKILL
+    let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+    let ids = ids(&kb);
+    for id in &acknowledged {
+        assert!(
+            ids.as_array().expect("ids").contains(&json!(id)),
+            "{id} was acknowledged but is gone"
+        );
+    }
+    assert_eq!(
+        kb.call("count_books", &json!({})).expect("count"),
+        json!(804)
     );
 }

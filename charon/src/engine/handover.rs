@@ -26,6 +26,15 @@ use std::time::Instant;
 use super::{Engine, EngineError};
 use crate::persist::{PersistError, Persister, Previous};
 
+/// Opens the fence when dropped: while the file is handed over, should that panic.
+struct Reopen<'e>(&'e Engine);
+
+impl Drop for Reopen<'_> {
+    fn drop(&mut self) {
+        self.0.set_fence(Fence::Open);
+    }
+}
+
 /// Whether writes may start (see the module docs).
 #[derive(Debug, Default)]
 pub(super) enum Fence {
@@ -105,6 +114,8 @@ impl Engine {
             });
         }
         self.set_fence(Fence::Closed);
+        // Should the fold panic, writes must not wait at a fence nobody opens.
+        let reopen = Reopen(self);
         if let Err(e) = self.fold_journal(deadline) {
             // Edited by someone else, most likely: the next load merges or refuses.
             tracing::info!(target: "charon::persist", "the journal was not folded into the file before the reload: {e}");
@@ -115,6 +126,7 @@ impl Engine {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take();
+        std::mem::forget(reopen);
         Ok(taken.map(|(persister, _)| persister.leave()))
     }
 
@@ -144,8 +156,14 @@ impl Engine {
             return;
         }
         // The journal's writes, if any, are this knowledge base's own (in its
-        // database already): nothing is applied.
-        match Persister::open(&previous.path, previous.module.clone(), None) {
+        // database already): nothing is applied. The file must still be as left.
+        let opened = Persister::open(
+            &previous.path,
+            previous.module.clone(),
+            None,
+            Some(previous.content.as_bytes()),
+        );
+        match opened {
             Ok((mut persister, _)) => {
                 persister.generation = self.generation();
                 *self.inner.persist.lock().unwrap_or_else(|p| p.into_inner()) =
@@ -153,8 +171,11 @@ impl Engine {
                 self.set_fence(Fence::Open);
             }
             Err(e) => {
-                tracing::warn!(target: "charon::persist", file = %previous.path.display(), "cannot follow the file again after a failed reload: {e}; writes stay refused");
-                self.set_fence(Fence::Gone(EngineError::Persist(e.to_string()), None));
+                tracing::warn!(target: "charon::persist", file = %previous.path.display(), "cannot follow the file again after a failed reload: {e}; writes stay refused until a reload succeeds");
+                self.set_fence(Fence::Gone(
+                    EngineError::Persist(e.to_string()),
+                    Some(previous),
+                ));
             }
         }
     }

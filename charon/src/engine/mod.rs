@@ -72,6 +72,7 @@
 
 mod batch;
 mod config;
+mod fold;
 mod generation;
 mod handover;
 mod outcome;
@@ -174,6 +175,10 @@ struct Inner {
     /// knowledge base loaded next (see `handover`).
     fence: Mutex<handover::Fence>,
     fence_changed: Condvar,
+    /// Held by the fold of the journal into the file that runs (see `fold`).
+    fold: Mutex<()>,
+    /// Whether a fold beside the writes was started and has not ended.
+    folding: std::sync::atomic::AtomicBool,
     counter: AtomicU64,
     started: AtomicU64,
     /// Workers retired for recycling, and workers discarded (see `EngineStats`).
@@ -277,6 +282,8 @@ impl Engine {
                 persist: Mutex::new(None),
                 fence: Mutex::default(),
                 fence_changed: Condvar::new(),
+                fold: Mutex::new(()),
+                folding: std::sync::atomic::AtomicBool::new(false),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
                 recycled: AtomicU64::new(0),
@@ -364,15 +371,18 @@ impl Engine {
 
     /// Makes `path` follow the dynamic predicates of `module` from now on (see
     /// `crate::persist`): opens its journal, applies the writes the journal holds
-    /// that the file does not, and folds them into the file.
+    /// that the file does not, and folds them into the file. `loaded`: the file as
+    /// read before the engine loaded it (see `Persister::open`).
     pub(crate) fn enable_persist(
         &self,
         path: &Path,
         module: String,
         previous: Option<&crate::persist::Previous>,
+        loaded: Option<&[u8]>,
     ) -> Result<(), EngineError> {
-        let (persister, entries) = crate::persist::Persister::open(path, module.clone(), previous)
-            .map_err(|e| EngineError::Persist(e.to_string()))?;
+        let (persister, entries) =
+            crate::persist::Persister::open(path, module.clone(), previous, loaded)
+                .map_err(|e| EngineError::Persist(e.to_string()))?;
         let journal = persister.journal_path().display().to_string();
         {
             let mut h = self.history();
@@ -395,8 +405,12 @@ impl Engine {
             self.inner.published.store(h.number, Ordering::Release);
         }
         *self.inner.persist.lock().unwrap_or_else(|p| p.into_inner()) = Some((persister, module));
-        self.checkpoint()
-            .map_err(|e| EngineError::Persist(format!("cannot apply the writes of {journal}: {e}")))
+        self.checkpoint().map_err(|e| {
+            // The knowledge base does not load: the file and its journal go back at
+            // once (a worker being replaced in the background keeps the engine).
+            self.release_persist();
+            EngineError::Persist(format!("cannot apply the writes of {journal}: {e}"))
+        })
     }
 
     /// With `persist`: folds the journal into the knowledge base's file, if it holds
@@ -424,11 +438,17 @@ impl Engine {
         if !self.pending() {
             return Ok(());
         }
+        // A fold running beside the writes finishes first.
+        let _folding = self.inner.fold.lock().unwrap_or_else(|p| p.into_inner());
         let mut worker = self.acquire(deadline)?;
         if let Err(f) = self.sync(&mut worker, deadline) {
             return Err(self.failed(worker, f, self.inner.config.load_timeout));
         }
-        let result = self.compact(&mut worker, deadline);
+        let Some(point) = self.fold_point() else {
+            self.release(worker);
+            return Ok(());
+        };
+        let result = self.compact(&mut worker, point, deadline);
         self.release(worker);
         result
     }
@@ -443,13 +463,26 @@ impl Engine {
             .take();
     }
 
-    /// Folds the journal into the file, listing the state on `worker` (which is at
-    /// the latest generation).
-    fn compact(&self, worker: &mut Worker, deadline: Instant) -> Result<(), EngineError> {
-        let mut guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
-        let Some((persister, module)) = guard.as_mut() else {
-            return Ok(());
-        };
+    /// With `persist`: where a fold starts, taken while no write can commit (the
+    /// database lock held, shared or exclusive).
+    fn fold_point(&self) -> Option<fold::Point> {
+        let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        guard.as_ref().map(|(persister, module)| fold::Point {
+            covered: persister.records(),
+            touched: persister.touched(),
+            module: module.clone(),
+        })
+    }
+
+    /// Folds the journal's writes up to `point` into the file, listing the state on
+    /// `worker` (which is at the generation of `point`). The journal is not locked
+    /// while the state is listed: writes go on meanwhile, and stay in the journal.
+    fn compact(
+        &self,
+        worker: &mut Worker,
+        point: fold::Point,
+        deadline: Instant,
+    ) -> Result<(), EngineError> {
         if worker.generation == UNKNOWN {
             // Its state may not be the committed one: the journal keeps the writes.
             return Err(EngineError::Persist(
@@ -457,11 +490,16 @@ impl Engine {
             ));
         }
         let started = Instant::now();
-        let listing = self.listing(worker, module, persister.touched(), deadline)?;
+        let listing = self.listing(worker, &point.module, point.touched, deadline)?;
         let listed_ms = started.elapsed().as_millis() as u64;
+        let mut guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+        let Some((persister, _)) = guard.as_mut() else {
+            // Handed over or let go of meanwhile.
+            return Ok(());
+        };
         // Workers that load while the file is replaced cannot tell which one they read.
         self.inner.file_epoch.fetch_add(1, Ordering::AcqRel);
-        let result = persister.compact(listing);
+        let result = persister.compact(listing, point.covered);
         if result.is_ok() {
             self.inner
                 .file_generation
@@ -527,18 +565,6 @@ impl Engine {
                 "the change could not be saved, so it was not made: {e}"
             ))
         })
-    }
-
-    /// After a committed write: folds the journal into the file once it has grown
-    /// large. The write is durable already; a failure here is logged.
-    fn compact_if_due(&self, worker: &mut Worker, deadline: Instant) {
-        let due = {
-            let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
-            guard.as_ref().is_some_and(|(p, _)| p.wants_compaction())
-        };
-        if due && let Err(e) = self.compact(worker, deadline + Duration::from_secs(60)) {
-            tracing::warn!(target: "charon::persist", "the journal was not folded into the file: {e}");
-        }
     }
 
     /// The file `--persist` writes to and the generation last made durable.
@@ -714,7 +740,7 @@ impl Engine {
                             saved = self.record(&Entry::Changes(text.to_string()), next);
                             if saved.is_ok() {
                                 self.commit_changes(&mut worker, text, deadline);
-                                self.compact_if_due(&mut worker, deadline);
+                                self.fold_if_due();
                             } else {
                                 // Not durable, so not made: the worker's state goes too.
                                 worker.generation = UNKNOWN;
@@ -738,7 +764,7 @@ impl Engine {
                         }
                         if saved.is_ok() {
                             self.commit_dump(&mut worker, dump);
-                            self.compact_if_due(&mut worker, deadline);
+                            self.fold_if_due();
                         } else {
                             worker.generation = UNKNOWN;
                         }

@@ -344,6 +344,11 @@ impl KnowledgeBase {
     ) -> Result<Self, LoadError> {
         let stubs = codec::stubs(&report.operations);
         let started = std::time::Instant::now();
+        // With `persist`: the file as the engine is about to load it, which the
+        // journal must find there still.
+        let loaded = (config.persist && temp.is_none())
+            .then(|| std::fs::read(&abs).ok())
+            .flatten();
         let engine = Engine::start(&abs, &stubs, config).map_err(|e| match e {
             EngineError::Load(m) => {
                 let mut m = m.replace(&abs.display().to_string(), &display);
@@ -432,7 +437,7 @@ impl KnowledgeBase {
                 return Err(LoadError::Persist(why));
             }
             engine
-                .enable_persist(&abs, found.main_module.clone(), previous)
+                .enable_persist(&abs, found.main_module.clone(), previous, loaded.as_deref())
                 .map_err(|e| LoadError::Persist(e.to_string()))?;
         }
         if let Some(why) = &single_worker {
@@ -669,6 +674,13 @@ impl KnowledgeBase {
                 reason: reason.clone(),
             },
         })
+    }
+
+    /// Whether calls are counted for the metrics ([`crate::metrics`]; on by
+    /// default). Counting costs a few atomic operations per call; a server that
+    /// does not serve the metrics can turn it off.
+    pub fn count_calls(&self, on: bool) {
+        self.metrics.set_counting(on);
     }
 
     /// The calls counted for the metrics (see `crate::metrics`).

@@ -7,8 +7,10 @@
 //! newline. Kinds: `changes` (a Prolog list of the changes one write made, as the
 //! engine replicates them between workers: `assertz(M:C)`, `retract(M:C)`, …),
 //! `snapshot` (the whole dynamic state, after a write whose changes Charon could not
-//! record one by one) and `compacted` (the payload `<hash> <bytes>` names the file
-//! the records before it were folded into). Recovery rules: see [`super`].
+//! record one by one) and `compacted` (the payload `<hash> <bytes> <covered>` names
+//! the file that the first `covered` writes of the journal were folded into; without
+//! `<covered>`, as journals written before folds ran beside writes have it, every
+//! write before the record). Recovery rules: see [`super`].
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -44,6 +46,18 @@ impl Identity {
             len: len.parse().ok()?,
         })
     }
+}
+
+/// A `compacted` record's payload: the file's identity, and how many of the
+/// journal's writes it holds (`None`: those before the record).
+fn marker(payload: &str) -> Option<(Identity, Option<usize>)> {
+    let mut parts = payload.split_whitespace();
+    let identity = Identity::parse(&format!("{} {}", parts.next()?, parts.next()?))?;
+    let covered = match parts.next() {
+        Some(n) => Some(n.parse().ok()?),
+        None => None,
+    };
+    parts.next().is_none().then_some((identity, covered))
 }
 
 /// A write to apply again after a restart.
@@ -86,6 +100,9 @@ pub(super) struct Journal {
     bytes: u64,
     /// Writes appended since the base.
     pub(super) entries: usize,
+    /// The writes the file holds, applied or not (the index a compaction's
+    /// `covered` counts in).
+    records: usize,
 }
 
 /// The journal's path for a knowledge base's file.
@@ -142,13 +159,25 @@ impl Journal {
         let entries = if parsed.base == current {
             // The file as the journal started from it: every write is still to apply.
             entries_after(&parsed.records, 0)
-        } else if let Some(k) = parsed
-            .records
-            .iter()
-            .rposition(|r| r.0 == "compacted" && Identity::parse(&r.1) == Some(current))
+        } else if let Some((k, covered)) =
+            parsed
+                .records
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(k, r)| match marker(&r.1) {
+                    Some((identity, covered)) if r.0 == "compacted" && identity == current => {
+                        Some((k, covered))
+                    }
+                    _ => None,
+                })
         {
-            // A compaction wrote the file and stopped before it reset the journal.
-            entries_after(&parsed.records, k + 1)
+            // A compaction wrote the file and stopped before it reset the journal:
+            // the writes it did not hold are still to apply.
+            match covered {
+                Some(covered) => writes_from(&parsed.records, covered),
+                None => entries_after(&parsed.records, k + 1),
+            }
         } else if changes > 0 && previous.is_some_and(|p| Identity::of(p) == parsed.base) {
             // Edited while the knowledge base ran: the caller decides whether the
             // writes still apply.
@@ -173,6 +202,7 @@ impl Journal {
             file,
             bytes: parsed.valid as u64,
             entries: 0,
+            records: changes,
         };
         journal.entries = entries.len();
         if parsed.base != current && entries.is_empty() {
@@ -201,7 +231,21 @@ impl Journal {
         file::replace(&self.path, text.as_bytes())?;
         *self = Journal::append_to(self.path.clone())?;
         self.entries = entries.len();
+        self.records = entries.len();
         Ok(())
+    }
+
+    /// The writes the journal's file holds (see [`compacting`](Self::compacting)).
+    pub(super) fn records(&self) -> usize {
+        self.records
+    }
+
+    /// The writes of the journal's file from the `covered`-th on (read back from
+    /// the file).
+    pub(super) fn writes_from(&self, covered: usize) -> Result<Vec<Entry>, String> {
+        let text = std::fs::read(&self.path).map_err(|e| e.to_string())?;
+        let parsed = parse(&text)?;
+        Ok(writes_from(&parsed.records, covered))
     }
 
     fn append_to(path: PathBuf) -> std::io::Result<Journal> {
@@ -213,6 +257,7 @@ impl Journal {
             file,
             bytes,
             entries: 0,
+            records: 0,
         })
     }
 
@@ -233,12 +278,16 @@ impl Journal {
         let (kind, payload) = entry.record();
         self.append_record(kind, payload)?;
         self.entries += 1;
+        self.records += 1;
         Ok(())
     }
 
-    /// Records that the file is about to become `content` (before it is replaced).
-    pub(super) fn compacting(&mut self, content: &[u8]) -> std::io::Result<()> {
-        self.append_record("compacted", &Identity::of(content).text())
+    /// Records that the file is about to become `content` (before it is replaced),
+    /// which holds the first `covered` writes of the journal (see
+    /// [`records`](Self::records)).
+    pub(super) fn compacting(&mut self, content: &[u8], covered: usize) -> std::io::Result<()> {
+        let payload = format!("{} {covered}", Identity::of(content).text());
+        self.append_record("compacted", &payload)
     }
 
     fn append_record(&mut self, kind: &str, payload: &str) -> std::io::Result<()> {
@@ -314,6 +363,14 @@ struct Parsed {
     base: Identity,
     records: Vec<(String, String)>,
     valid: usize,
+}
+
+/// The writes among `records` from the `covered`-th write on.
+fn writes_from(records: &[(String, String)], covered: usize) -> Vec<Entry> {
+    entries_after(records, 0)
+        .into_iter()
+        .skip(covered)
+        .collect()
 }
 
 fn entries_after(records: &[(String, String)], from: usize) -> Vec<Entry> {
@@ -496,15 +553,31 @@ mod tests {
         let (mut j, _) = Journal::open(&kb, b"a.\n", None).expect("open");
         j.append(&Entry::Changes("[assertz(user:b)]".into()))
             .expect("append");
-        j.compacting(b"a.\nb.\n").expect("mark");
+        j.compacting(b"a.\nb.\n", 1).expect("mark");
         drop(j);
         // The file was not replaced: the write is applied again.
         let (j, r) = Journal::open(&kb, b"a.\n", None).expect("open");
         assert_eq!(r.entries, vec![Entry::Changes("[assertz(user:b)]".into())]);
         drop(j);
-        // The file was replaced, the journal not reset: nothing is pending.
-        let (_, r) = Journal::open(&kb, b"a.\nb.\n", None).expect("open");
+        // The file was replaced, the journal not reset: nothing is pending (and the
+        // journal starts afresh from the file).
+        let (mut j, r) = Journal::open(&kb, b"a.\nb.\n", None).expect("open");
         assert!(r.entries.is_empty());
+        assert_eq!(j.records(), 0);
+        // A fold that ran beside writes holds the first of two: the second applies.
+        j.append(&Entry::Changes("[assertz(user:c)]".into()))
+            .expect("append");
+        j.append(&Entry::Changes("[assertz(user:d)]".into()))
+            .expect("append");
+        assert_eq!(j.records(), 2);
+        j.compacting(b"a.\nb.\nc.\n", 1).expect("mark");
+        assert_eq!(
+            j.writes_from(1).expect("read back"),
+            vec![Entry::Changes("[assertz(user:d)]".into())]
+        );
+        drop(j);
+        let (_, r) = Journal::open(&kb, b"a.\nb.\nc.\n", None).expect("open");
+        assert_eq!(r.entries, vec![Entry::Changes("[assertz(user:d)]".into())]);
         let _ = std::fs::remove_dir_all(&d);
     }
 

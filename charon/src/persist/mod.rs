@@ -33,6 +33,14 @@
 //! 5. The file is neither, and the journal holds writes: Charon refuses to load and
 //!    says so ([`PersistError::Diverged`]): it will not guess how to merge an edit
 //!    with acknowledged writes. Delete the journal to keep the edit and drop them.
+//!    One exception: a reload in place (`KnowledgeBase::load_after`) knows the file
+//!    the writes were made on (the journal's base). When the edit left every
+//!    predicate they change as it was (clauses and `dynamic` declaration), and
+//!    changed no directive and no `term_expansion/2` or `goal_expansion/2` clause,
+//!    the writes commute with the edit: the journal is first rewritten onto the
+//!    edited file (atomically, so that a crash from then on applies them by rule 2),
+//!    then they are applied. Otherwise [`PersistError::EditConflicts`] names what
+//!    both changed.
 //!
 //! A record cut short at the end of the journal (a crash while it was being
 //! written, before the write was acknowledged) is dropped; damage anywhere else is
@@ -44,7 +52,10 @@
 //! wrote (size, time and inode; the content when those changed), and before each
 //! compaction it compares the content itself. An edit made while Charon runs is
 //! never overwritten: writes are refused until the knowledge base is loaded again
-//! (the writes already acknowledged stay in the journal, and rule 5 applies).
+//! (the writes already acknowledged stay in the journal, and rule 5 applies). The
+//! file must also still be as it was read before the engine loaded it when the
+//! journal is opened ([`PersistError::ChangedWhileLoading`] otherwise), so that the
+//! database and the file never start apart.
 //!
 //! # Files
 //!
@@ -73,9 +84,13 @@ pub(crate) enum PersistError {
     /// The file changed on disk since Charon last read or wrote it.
     #[error(
         "{0} was changed by someone else since Charon loaded it; writes are refused so \
-         that the edit is not overwritten: load the knowledge base again to continue"
+         that the edit is not overwritten: reload or restart to continue"
     )]
     EditedElsewhere(PathBuf),
+    /// The file changed between the engine's load and the journal's opening: what
+    /// the database holds is not known to be what the file says.
+    #[error("{0} changed while it was loaded; load it again")]
+    ChangedWhileLoading(PathBuf),
     /// Reading or writing a file failed.
     #[error("cannot write {path} back: {message}")]
     Io {
@@ -194,10 +209,13 @@ impl Persister {
     /// that the file does not hold yet. `previous`: what the knowledge base loaded
     /// before this one left of the file (a reload in place); its pending writes
     /// apply to an edit of the file that left every predicate they change as it was.
+    /// `loaded`: the file's content as it was read before the engine loaded it;
+    /// the file must still hold it.
     pub(crate) fn open(
         path: &Path,
         module: String,
         previous: Option<&Previous>,
+        loaded: Option<&[u8]>,
     ) -> Result<(Persister, Vec<Entry>), PersistError> {
         let io = |e: std::io::Error| PersistError::Io {
             path: path.to_path_buf(),
@@ -205,6 +223,9 @@ impl Persister {
         };
         let path = file::target(path).map_err(io)?;
         let content = std::fs::read_to_string(&path).map_err(io)?;
+        if loaded.is_some_and(|l| l != content.as_bytes()) {
+            return Err(PersistError::ChangedWhileLoading(path));
+        }
         let stamp = file::stamp(&path).map_err(io)?;
         let previous = previous.filter(|p| p.path == path && p.module == module);
         let (mut journal, recovered) = journal::Journal::open(
@@ -343,10 +364,17 @@ impl Persister {
         self.journal.entries > 0
     }
 
-    /// Folds the journal into the file: the predicates whose clauses differ from
-    /// what the file holds are rewritten, the journal starts afresh (with
-    /// `listing.carry` as its first record when there is state outside the file).
-    pub(crate) fn compact(&mut self, listing: Listing) -> Result<(), PersistError> {
+    /// The writes the journal holds, for [`compact`](Self::compact)'s `covered`.
+    pub(crate) fn records(&self) -> usize {
+        self.journal.records()
+    }
+
+    /// Folds the journal's first `covered` writes into the file (`listing` is the
+    /// state after them): the predicates whose clauses differ from what the file
+    /// holds are rewritten, and the journal starts afresh from the new file, holding
+    /// `listing.carry` (state outside the file) and the writes made since, in one
+    /// atomic step.
+    pub(crate) fn compact(&mut self, listing: Listing, covered: usize) -> Result<(), PersistError> {
         let io = |path: &Path, e: std::io::Error| PersistError::Io {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -360,6 +388,13 @@ impl Persister {
                 return Err(PersistError::EditedElsewhere(self.path.clone()));
             }
         }
+        let later = self
+            .journal
+            .writes_from(covered)
+            .map_err(|message| PersistError::Journal {
+                path: self.journal.path().to_path_buf(),
+                message,
+            })?;
         let mut changed: Vec<(Pi, String)> = listing
             .predicates
             .into_iter()
@@ -373,30 +408,37 @@ impl Persister {
         }
         if text != self.content {
             self.journal
-                .compacting(text.as_bytes())
+                .compacting(text.as_bytes(), covered)
                 .map_err(|e| io(self.journal.path(), e))?;
             file::replace(&self.path, text.as_bytes()).map_err(|e| io(&self.path, e))?;
             self.stamp = file::stamp(&self.path).map_err(|e| io(&self.path, e))?;
             self.content = text;
         }
         self.rendered.extend(changed);
+        // What the next fold lists: what the writes made since change.
         self.touched = Some(BTreeSet::new());
-        self.journal
-            .reset(self.content.as_bytes())
-            .map_err(|e| io(self.journal.path(), e))?;
-        let carry = listing.carry.trim();
-        if !carry.is_empty() && carry != "[]" {
-            self.journal
-                .append(&Entry::Changes(carry.to_string()))
-                .map_err(|e| io(self.journal.path(), e))?;
+        for entry in &later {
+            self.touch(entry);
         }
+        let carry = listing.carry.trim();
+        let kept: Vec<Entry> = (!carry.is_empty() && carry != "[]")
+            .then(|| Entry::Changes(carry.to_string()))
+            .into_iter()
+            .chain(later)
+            .collect();
+        self.journal
+            .rebase(self.content.as_bytes(), &kept)
+            .map_err(|e| io(self.journal.path(), e))?;
         Ok(())
     }
 }
 
 /// The predicates that `entries` change and that `edited` says otherwise of than
 /// `base` (see [`place::predicate_text`]); every one of them, and why, when the
-/// entries cannot be read predicate by predicate.
+/// entries cannot be read predicate by predicate. Fails closed on what can change
+/// how unchanged text loads: a directive added, removed or changed (`op/3`,
+/// `initialization/1`, `include/1`, …) or a clause of `term_expansion/2` or
+/// `goal_expansion/2` is a conflict too.
 fn conflicts(base: &str, edited: &str, entries: &[Entry], module: &str) -> Vec<String> {
     let mut changed = BTreeSet::new();
     for entry in entries {
@@ -410,11 +452,21 @@ fn conflicts(base: &str, edited: &str, entries: &[Entry], module: &str) -> Vec<S
             }
         }
     }
-    changed
+    let mut found: Vec<String> = changed
         .into_iter()
         .filter(|pi| place::predicate_text(base, pi) != place::predicate_text(edited, pi))
         .map(|(name, arity)| format!("{name}/{arity}"))
-        .collect()
+        .collect();
+    if place::directives(base) != place::directives(edited) {
+        found.push("the directives (one can change how any clause loads)".into());
+    }
+    for hook in ["term_expansion", "goal_expansion"] {
+        let pi = (hook.to_string(), 2);
+        if place::predicate_text(base, &pi) != place::predicate_text(edited, &pi) {
+            found.push(format!("{hook}/2 (it can change how any clause loads)"));
+        }
+    }
+    found
 }
 
 /// The predicates of `module` that a change list changes; `None` when the text

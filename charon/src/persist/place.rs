@@ -97,6 +97,15 @@ pub(crate) fn predicate_text<'s>(src: &'s str, pi: &Pi) -> Vec<&'s str> {
         .collect()
 }
 
+/// The text of every directive of `src`, in order.
+pub(crate) fn directives(src: &str) -> Vec<&str> {
+    charon_pldoc::clauses(src)
+        .into_iter()
+        .filter(|s| s.directive)
+        .map(|s| src[s.bytes].trim())
+        .collect()
+}
+
 /// `name` as Prolog source: bare when it is a plain lowercase name, else quoted.
 fn quoted_atom(name: &str) -> String {
     let mut chars = name.chars();
@@ -179,6 +188,9 @@ mod tests {
         assert_eq!(predicate_text(SRC, &p), predicate_text(&edited, &p));
         let edited = SRC.replace("p(2).", "p(22).");
         assert_ne!(predicate_text(SRC, &p), predicate_text(&edited, &p));
+        assert_eq!(directives(SRC), [":- dynamic(p/1).", ":- dynamic(q/1)."]);
+        let edited = format!("{SRC}:- initialization(assertz(p(0))).\n");
+        assert_ne!(directives(SRC), directives(&edited));
     }
 
     #[test]

@@ -590,6 +590,12 @@ impl Reasoner {
         &self.runtime
     }
 
+    /// Whether tool calls are counted for the metrics (see
+    /// [`KnowledgeBase::count_calls`]; on by default).
+    pub fn count_calls(&self, on: bool) {
+        self.metrics.set_counting(on);
+    }
+
     /// The tool calls counted for the metrics.
     pub(crate) fn call_metrics(&self) -> &crate::metrics::CallMetrics {
         &self.metrics

@@ -1,0 +1,84 @@
+//! Folding the journal into the file beside the writes (`--persist`).
+//!
+//! A write is durable once its record is in the journal; folding the journal into
+//! the `.pl` (`crate::persist`, compaction) only keeps the journal short and the file
+//! current. It lists the changed predicates on a worker, which takes seconds at
+//! 100,000 facts, so no write waits for it: once a committed write leaves the
+//! journal larger than the file, a thread of its own folds it. It takes the state of
+//! one generation — a worker brought up to date, and the number of writes the
+//! journal holds then — while no write can commit (the database lock shared, as a
+//! read holds it), then lets writes go on while that worker lists the state. The
+//! file is replaced with the state of that generation, and the journal starts afresh
+//! from it, holding the writes made since. Should the process stop between the two,
+//! the `compacted` record says how many writes the new file holds (recovery rule 3).
+//!
+//! Folds never run two at once (`Inner::fold`). A fold that must happen now — at a
+//! checkpoint, at shutdown, before a reload — holds the database lock exclusively
+//! and waits for the one running.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::{Engine, EngineError};
+
+/// Where a fold starts: the journal's writes it covers, the predicates they
+/// changed (`None`: any), and the module whose predicates the file holds.
+pub(super) struct Point {
+    pub(super) covered: usize,
+    pub(super) touched: Option<Vec<crate::persist::Pi>>,
+    pub(super) module: String,
+}
+
+impl Engine {
+    /// After a committed write: once the journal has outgrown the file, folds it in
+    /// a thread of its own (see the module docs), unless one is running. The write is
+    /// durable already; a failure of the fold is logged, and it is tried again
+    /// after a later write.
+    pub(super) fn fold_if_due(&self) {
+        let due = {
+            let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
+            guard.as_ref().is_some_and(|(p, _)| p.wants_compaction())
+        };
+        if !due || self.inner.folding.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let engine = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("charon-fold".into())
+            .spawn(move || {
+                if let Err(e) = engine.fold_beside_writes() {
+                    tracing::warn!(target: "charon::persist", "the journal was not folded into the file: {e}");
+                }
+                engine.inner.folding.store(false, Ordering::Release);
+            });
+        if let Err(e) = spawned {
+            self.inner.folding.store(false, Ordering::Release);
+            tracing::warn!(target: "charon::persist", "cannot start folding the journal into the file: {e}");
+        }
+    }
+
+    fn fold_beside_writes(&self) -> Result<(), EngineError> {
+        let limit = self.inner.config.load_timeout.max(Duration::from_secs(120));
+        let deadline = Instant::now() + limit;
+        let (mut worker, point, folding) = {
+            // No write commits while the worker is brought up to date and the
+            // journal's writes are counted.
+            let Some(_shared) = self.inner.database.try_read_until(deadline) else {
+                return Err(EngineError::Waited(limit));
+            };
+            let folding = self.inner.fold.lock().unwrap_or_else(|p| p.into_inner());
+            let Some(point) = self.fold_point() else {
+                return Ok(());
+            };
+            let mut worker = self.acquire(deadline)?;
+            if let Err(f) = self.sync(&mut worker, deadline) {
+                return Err(self.failed(worker, f, limit));
+            }
+            (worker, point, folding)
+        };
+        let result = self.compact(&mut worker, point, deadline);
+        self.release(worker);
+        drop(folding);
+        result
+    }
+}
