@@ -17,17 +17,22 @@
 //! do at shutdown; the library on drop, or with `KnowledgeBase::checkpoint`), and
 //! at start when it holds writes. Compaction rewrites only the predicates whose
 //! clauses changed, each in place of the clauses it had (every other byte of the
-//! file is kept), then starts the journal afresh. Dynamic state outside the file's
-//! own module (another module's dynamic predicates, the blackboard) cannot be
-//! written into the file: it is carried over as the first record of the new journal.
+//! file is kept), then starts the journal afresh from the new file. Dynamic state
+//! outside the file's own module (another module's dynamic predicates, the
+//! blackboard) cannot be written into the file: it is carried over as the first
+//! record of the new journal. The compaction a write makes due runs beside the
+//! writes (`crate::engine`'s `fold`): it folds the writes up to one generation, and
+//! the writes made while it listed that state follow the carried state in the new
+//! journal (written in one atomic step).
 //!
 //! # Recovery rules (at load)
 //!
 //! 1. No journal: one is created; the file is the state.
 //! 2. The journal's base is the file's content: its writes are applied in order.
 //! 3. The file is the one a compaction named in a `compacted` record (the process
-//!    stopped between replacing the file and resetting the journal): the writes
-//!    after that record are applied.
+//!    stopped between replacing the file and resetting the journal): the writes the
+//!    record says the file does not hold (those after the first `covered`; after
+//!    the record, in journals that do not say) are applied.
 //! 4. The file is neither, and the journal holds no write: someone edited the file
 //!    while Charon was stopped; the edit is the state, the journal starts afresh.
 //! 5. The file is neither, and the journal holds writes: Charon refuses to load and
