@@ -8,6 +8,10 @@
 //! one generation — a worker brought up to date, and the number of writes the
 //! journal holds then — while no write can commit (the database lock shared, as a
 //! read holds it), then lets writes go on while that worker lists the state. The
+//! worker is the idle one furthest behind, brought close to the latest generation
+//! first with no lock held (it may have to restore a large state): so the shared
+//! lock is held for a few replayed changes only, and the calls keep the worker
+//! that is up to date. The
 //! file is replaced with the state of that generation, and the journal starts afresh
 //! from it, holding the writes made since. Should the process stop between the two,
 //! the `compacted` record says how many writes the new file holds (recovery rule 3).
@@ -60,7 +64,10 @@ impl Engine {
     fn fold_beside_writes(&self) -> Result<(), EngineError> {
         let limit = self.inner.config.load_timeout.max(Duration::from_secs(120));
         let deadline = Instant::now() + limit;
-        let (mut worker, point, folding) = {
+        let mut attempts = 0;
+        let (mut worker, point, folding) = loop {
+            attempts += 1;
+            self.warm_the_furthest_behind(deadline, limit);
             // No write commits while the worker is brought up to date and the
             // journal's writes are counted.
             let Some(_shared) = self.inner.database.try_read_until(deadline) else {
@@ -70,15 +77,41 @@ impl Engine {
             let Some(point) = self.fold_point() else {
                 return Ok(());
             };
-            let mut worker = self.acquire(deadline)?;
+            // The one just warmed: the calls keep the one they use.
+            let mut worker = match self.try_acquire_furthest_behind() {
+                Some(worker) => worker,
+                None => self.acquire(deadline)?,
+            };
+            if attempts < 5 && self.far_behind(worker.generation) {
+                // The writes went on far while it was warmed (or the state was
+                // dumped into a new base): catching up here would hold them up, so
+                // it is warmed again with no lock held.
+                self.release(worker);
+                continue;
+            }
             if let Err(f) = self.sync(&mut worker, deadline) {
                 return Err(self.failed(worker, f, limit));
             }
-            (worker, point, folding)
+            break (worker, point, folding);
         };
         let result = self.compact(&mut worker, point, deadline);
         self.release(worker);
         drop(folding);
         result
+    }
+
+    /// Brings the idle worker furthest behind up to date, with no lock held (it
+    /// takes seconds when it must restore a large state), and gives it back.
+    fn warm_the_furthest_behind(&self, deadline: Instant, limit: Duration) {
+        let Some(mut behind) = self.try_acquire_furthest_behind() else {
+            return;
+        };
+        match self.sync(&mut behind, deadline) {
+            Ok(()) => self.release(behind),
+            Err(f) => {
+                let e = self.failed(behind, f, limit);
+                tracing::debug!(target: "charon::persist", "a worker could not catch up before a fold: {e}");
+            }
+        }
     }
 }

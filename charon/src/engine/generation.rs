@@ -336,6 +336,13 @@ impl Engine {
         Ok(())
     }
 
+    /// Whether a worker at `generation` is far behind the latest one: it must
+    /// restore a whole state, or replay more than a few dozen changes.
+    pub(super) fn far_behind(&self, generation: u64) -> bool {
+        self.catch_up(generation)
+            .is_some_and(|plan| plan.restore.is_some() || plan.entries.len() > 32)
+    }
+
     /// What a worker at `generation` must do to reach the latest one, if anything.
     fn catch_up(&self, generation: u64) -> Option<CatchUp> {
         let h = self.history();

@@ -59,6 +59,18 @@ impl Engine {
         }
     }
 
+    /// An idle worker furthest behind the latest generation, if one is idle now
+    /// (background work that brings it up to date leaves calls the ones that are).
+    pub(super) fn try_acquire_furthest_behind(&self) -> Option<Worker> {
+        let mut idle = self.inner.idle.lock().unwrap_or_else(|p| p.into_inner());
+        let (i, _) = idle
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.generation != super::UNKNOWN)
+            .min_by_key(|(_, w)| w.generation)?;
+        Some(idle.remove(i))
+    }
+
     /// Gives a worker back after a call. A worker due for recycling (after
     /// `recycle_after` calls, or when its memory grew by `recycle_memory` since it
     /// loaded) keeps serving while its replacement starts; the replacement takes its
