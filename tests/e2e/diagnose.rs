@@ -625,9 +625,12 @@ fn charon_call_explain_prints_the_answer_with_its_proofs() {
 fn an_explanation_past_the_proof_bound_is_refused_and_a_smaller_one_answered() {
     // Each level proves the level below twice: 2^(N+1) rule nodes and their
     // comparisons, 50 rule levels at most.
-    // The tracer interprets every step: a roomier inference limit than the default.
+    // The tracer interprets every step: a roomier inference limit than the default,
+    // and time enough on a loaded 2-core machine (the bound under test is the
+    // proof's size, not time).
     let mut config = charon::EngineConfig::default();
     config.limits.inferences = 500_000_000;
+    config.limits.time = std::time::Duration::from_secs(60);
     let kb = charon::KnowledgeBase::from_source_with(
         "wide.pl",
         "%! wide(+N:int) is det.\nwide(0).\nwide(N) :- N > 0, M is N - 1, wide(M), wide(M).\n",
