@@ -485,11 +485,33 @@ struct CallLimitArgs {
     /// restarted. Example: --persist
     #[arg(long)]
     persist: bool,
+    /// Share the dynamic database with other replicas of this knowledge base
+    /// through a log in PostgreSQL: every write is committed to the log before it
+    /// answers, every replica applies the log in its order, and reads stay local.
+    /// The connection string comes from --replicate-url or CHARON_REPLICATE_URL
+    /// (better: the environment keeps a password out of the process list). See the
+    /// README, "Replicas". Example: --replicate
+    #[arg(long, conflicts_with = "persist")]
+    replicate: bool,
+    /// The PostgreSQL connection string of --replicate (never logged). Example:
+    /// --replicate-url postgresql://charon@db.internal/charon
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CHARON_REPLICATE_URL",
+        hide_env_values = true
+    )]
+    replicate_url: Option<String>,
+    /// The table of the replicas' log (replicas of one knowledge base share it;
+    /// another knowledge base on the same database needs another). Example:
+    /// --replicate-table library_log
+    #[arg(long, value_name = "NAME", default_value = "charon_log")]
+    replicate_table: String,
 }
 
 impl CallLimitArgs {
     /// The default configuration with these limits.
-    fn config(&self) -> EngineConfig {
+    fn config(&self) -> anyhow::Result<EngineConfig> {
         let mut config = EngineConfig::default();
         config.limits.time = Duration::from_millis(self.timeout_ms);
         config.limits.inferences = self.max_inferences;
@@ -502,13 +524,30 @@ impl CallLimitArgs {
         config.limits.memory = (self.max_memory_mb > 0).then_some(self.max_memory_mb << 20);
         config.load_timeout = Duration::from_millis(self.load_timeout_ms.max(1));
         config.persist = self.persist;
-        config
+        config.replica = self.replica()?;
+        Ok(config)
+    }
+
+    /// `--replicate`: the log to share writes through, if asked for.
+    fn replica(&self) -> anyhow::Result<Option<charon::ReplicaConfig>> {
+        if !self.replicate {
+            return Ok(None);
+        }
+        let Some(url) = &self.replicate_url else {
+            anyhow::bail!(
+                "--replicate needs the PostgreSQL connection string: set CHARON_REPLICATE_URL \
+                 (or give --replicate-url)"
+            );
+        };
+        Ok(Some(
+            charon::ReplicaConfig::new(url.clone()).with_table(self.replicate_table.clone()),
+        ))
     }
 }
 
 impl LimitArgs {
-    fn config(&self) -> EngineConfig {
-        let mut config = self.call.config();
+    fn config(&self) -> anyhow::Result<EngineConfig> {
+        let mut config = self.call.config()?;
         config.answer_cache = self.answer_cache << 20;
         config.max_pending = self.max_pending.max(1);
         config.recycle_after = self.recycle_after.max(1);
@@ -516,7 +555,7 @@ impl LimitArgs {
         if let Some(n) = self.workers {
             config.workers = n.max(1);
         }
-        config
+        Ok(config)
     }
 
     /// The reasoning tools' settings these limits give.
@@ -636,7 +675,7 @@ fn served(
     serving: Serving,
     limits: &LimitArgs,
 ) -> anyhow::Result<Served> {
-    let config = limits.config();
+    let config = limits.config()?;
     let kb = match kb {
         Some(path) => Some(std::sync::Arc::new(load_served(
             path,
@@ -649,6 +688,7 @@ fn served(
     let reasoner = if serving.reasoning {
         let mut config = config;
         config.persist = false;
+        config.replica = None;
         let reasoner = charon::reason::Reasoner::with_config(config, limits.reason_config())?;
         reasoner.count_calls(serving.metrics);
         Some(std::sync::Arc::new(reasoner))
@@ -689,6 +729,7 @@ fn reload_load(
     let path = path.to_path_buf();
     let config = limits.config();
     std::sync::Arc::new(move |handover: &charon::Handover| {
+        let config = config.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
         load_served(&path, config.clone(), serving, Some(handover))
     })
 }
@@ -940,10 +981,16 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
 fn call(args: CallArgs) -> ExitCode {
     init_logging(&args.log, LogFormat::Text);
     // One call: one worker, and no answer cache to fill.
-    let config = EngineConfig {
-        workers: 1,
-        answer_cache: 0,
-        ..args.limits.config()
+    let config = match args.limits.config() {
+        Ok(config) => EngineConfig {
+            workers: 1,
+            answer_cache: 0,
+            ..config
+        },
+        Err(e) => {
+            eprintln!("charon: {e}");
+            return ExitCode::from(2);
+        }
     };
     // OP and its flags are one trailing list, so that nothing after OP (not even
     // `--help` or a limit flag) is taken for an option of `charon call` itself.
@@ -961,7 +1008,7 @@ fn call(args: CallArgs) -> ExitCode {
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     init_logging(&args.common.log, args.common.log_format);
-    let mut config = args.limits.config();
+    let mut config = args.limits.config()?;
     config.workers = 1;
     let kb = charon::KnowledgeBase::load_with(&args.kb, config)?;
     if args.json {

@@ -77,6 +77,7 @@ pub mod mcp;
 pub mod metrics;
 mod persist;
 pub mod reason;
+mod replica;
 pub mod term;
 
 pub use cache::CacheStats;
@@ -89,6 +90,7 @@ pub use kb::{
     explain_input_schema, explain_output_schema,
 };
 pub use pldoc::{Operation, Report};
+pub use replica::{ReplicaConfig, ReplicaStatus};
 
 /// The version of the embedded engine (the `scryer-prolog` crate Charon is built
 /// with; kept equal to the exact version pinned in the workspace's Cargo.toml, which

@@ -534,10 +534,12 @@ dump(S) :-
 #[test]
 fn terms_the_writer_gets_wrong_come_back_from_the_compacted_file() {
     let op = ":- op(700, xfx, ===>).\n";
-    // The operator in force where the clauses land, and only below them.
+    // The operator in force where the clauses land, only below them, and only
+    // there: taken away again at the end of the file.
     for text in [
         format!("{op}{SHAPES}"),
         SHAPES.replace("%! put(", &format!("{op}%! put(")),
+        format!("{op}{SHAPES}:- op(0, xfx, ===>).\n"),
     ] {
         let (_dir, path) = kb_from(&text);
         let atoms = [
@@ -586,6 +588,40 @@ fn terms_the_writer_gets_wrong_come_back_from_the_compacted_file() {
         for (x, y) in b.iter().zip(a) {
             assert_eq!(x, y, "\n{file}");
         }
+    }
+}
+
+/// The double_quotes flag is `codes` (or `atom`) where the clauses land and `chars`
+/// when they are listed: `"…"` would read back as another term, so text is
+/// written as a list of characters, which reads the same under any value.
+#[test]
+fn text_lands_right_where_the_file_sets_double_quotes() {
+    let body = ":- dynamic(s/2).\n:- dynamic(r/2).\n\
+        %! put_s(+K:atom, +T:string) is det.\n\
+        put_s(K, T) :- assertz(s(K, T)), assertz((r(K, X) :- X = T, X \\== [])).\n\
+        %! get_s(+K:atom, -T:string, -R:string) is semidet.\n\
+        get_s(K, T, R) :- s(K, T), r(K, R).\n";
+    // (The file ends with `chars` in force: calls' text is read under the flag
+    // the file leaves, and a string argument must arrive as characters.)
+    for (top, bottom) in [("codes", "chars"), ("atom", "chars")] {
+        let (_dir, path) = kb_from(&format!(
+            ":- set_prolog_flag(double_quotes, {top}).\n{body}\
+             :- set_prolog_flag(double_quotes, {bottom}).\n"
+        ));
+        {
+            let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
+            kb.call("put_s", &json!({"K": "k", "T": "a \"b\" c"}))
+                .expect("put");
+            kb.checkpoint().expect("compacted");
+        }
+        let file = std::fs::read_to_string(&path).expect("read");
+        assert!(journal(&path).lines().count() <= 1, "{}", journal(&path));
+        let kb = KnowledgeBase::load_with(&path, config()).expect("loads");
+        assert_eq!(
+            kb.call("get_s", &json!({"K": "k"})).expect("get"),
+            json!({"T": "a \"b\" c", "R": "a \"b\" c"}),
+            "{top}/{bottom}:\n{file}"
+        );
     }
 }
 

@@ -460,6 +460,62 @@ fn concurrent_writers_lose_nothing_and_every_worker_sees_the_result() {
     });
 }
 
+/// 4 writers put 4 KB values (hostile text: quotes, a backslash, a newline,
+/// U+2028) under keys of their own, each reading its last write back at once, while
+/// workers are recycled every few calls: the record of changes outgrows its base
+/// several times and is folded into new ones beside the writes. Every write is read
+/// back by the caller that made it, and at the end every worker holds the last
+/// value of every key.
+#[test]
+fn the_state_folded_into_new_bases_beside_the_writes_loses_nothing() {
+    let kb = KnowledgeBase::load_with(fixture("state/entries.pl"), optimised()).expect("loads");
+    let value = |t: usize, i: usize| {
+        let head = format!("t{t} w{i} 'q' \\ \n \u{2028} ");
+        format!("{head}{}", "x".repeat(4096 - head.len()))
+    };
+    let writes = 150;
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let kb = &kb;
+            s.spawn(move || {
+                for i in 0..writes {
+                    let key = format!("k{t}_{}", i % 25);
+                    kb.call("put", &json!({"Key": key, "Value": value(t, i)}))
+                        .expect("put");
+                    assert_eq!(
+                        kb.call("get", &json!({"Key": key})).expect("get"),
+                        json!(value(t, i)),
+                        "{key} after write {i}"
+                    );
+                }
+            });
+        }
+    });
+    let rebases = kb.stats().state_rebases;
+    assert!(rebases >= 2, "folded into a new base {rebases} times");
+    let mut keys: Vec<String> = (0..4)
+        .flat_map(|t| (0..25).map(move |k| format!("k{t}_{k}")))
+        .collect();
+    keys.sort();
+    std::thread::scope(|s| {
+        for _ in 0..6 {
+            s.spawn(|| {
+                assert_eq!(kb.call("keys", &json!({})).expect("keys"), json!(keys));
+                for t in 0..4 {
+                    for k in [0, 7, 24] {
+                        let last = (0..writes).rev().find(|i| i % 25 == k).expect("a write");
+                        assert_eq!(
+                            kb.call("get", &json!({"Key": format!("k{t}_{k}")}))
+                                .expect("get"),
+                            json!(value(t, last))
+                        );
+                    }
+                }
+            });
+        }
+    });
+}
+
 #[test]
 fn charon_check_reports_classes_reasons_and_one_worker() {
     let meta = fixture("state/meta.pl");

@@ -119,6 +119,11 @@ pub struct EngineConfig {
     ///
     /// [`LoadError::Persist`]: crate::LoadError::Persist
     pub persist: bool,
+    /// Share the dynamic database with other replicas through a log in PostgreSQL
+    /// (`--replicate` in the command line): every write is committed to the log
+    /// before it answers, and every replica applies the log in its order. See
+    /// [`ReplicaConfig`](crate::ReplicaConfig) and the `replica` module's docs.
+    pub replica: Option<crate::ReplicaConfig>,
 }
 
 impl Default for EngineConfig {
@@ -132,6 +137,7 @@ impl Default for EngineConfig {
             answer_cache: 64 << 20,
             max_pending: 1024,
             persist: false,
+            replica: None,
         }
     }
 }
@@ -173,4 +179,8 @@ pub enum EngineError {
         "the knowledge base was reloaded before this write could start, so it was not made: send it again"
     )]
     Reloaded,
+    /// Replicated mode: the log in PostgreSQL could not be reached or written (a
+    /// write was not made), or this replica stopped serving.
+    #[error("{0}")]
+    Replica(String),
 }

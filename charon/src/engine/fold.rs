@@ -1,4 +1,10 @@
-//! Folding the journal into the file beside the writes (`--persist`).
+//! Work a write makes due, done beside the writes: folding the journal into the
+//! file (`--persist`), and dumping the history's journal into a new base (see
+//! `generation`). Both take seconds at 100,000 facts, and both run in a thread of
+//! their own on an idle worker, one at a time (`Inner::beside`): with two workers,
+//! the calls always keep one.
+//!
+//! # The journal into the file
 //!
 //! A write is durable once its record is in the journal; folding the journal into
 //! the `.pl` (`crate::persist`, compaction) only keeps the journal short and the file
@@ -20,7 +26,7 @@
 //! checkpoint, at shutdown, before a reload — holds the database lock exclusively
 //! and waits for the one running.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Engine, EngineError};
@@ -43,22 +49,80 @@ impl Engine {
             let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
             guard.as_ref().is_some_and(|(p, _)| p.wants_compaction())
         };
-        if !due || self.inner.folding.swap(true, Ordering::AcqRel) {
+        if due {
+            self.beside_writes(|inner| &inner.folding, "charon-fold", |engine| {
+                if let Err(e) = engine.fold_beside_writes() {
+                    tracing::warn!(target: "charon::persist", "the journal was not folded into the file: {e}");
+                }
+            });
+        }
+    }
+
+    /// After a committed change that left the history's journal larger than twice
+    /// its base: dumps the state of an idle worker as the new base, in a thread of
+    /// its own, unless one is running. Until it is installed, workers catch up from
+    /// the old base; a failure is logged and tried again after a later write.
+    pub(super) fn rebase_if_due(&self) {
+        self.beside_writes(|inner| &inner.rebasing, "charon-rebase", |engine| {
+            if let Err(e) = engine.rebase_beside_writes() {
+                tracing::warn!(target: "charon::engine", "the history was not folded into a new base: {e}");
+            }
+        });
+    }
+
+    /// Runs `job` in a thread named `name`, unless the one `flag` marks is running.
+    fn beside_writes(&self, flag: fn(&super::Inner) -> &AtomicBool, name: &str, job: fn(&Engine)) {
+        if flag(&self.inner).swap(true, Ordering::AcqRel) {
             return;
         }
         let engine = self.clone();
         let spawned = std::thread::Builder::new()
-            .name("charon-fold".into())
+            .name(name.into())
             .spawn(move || {
-                if let Err(e) = engine.fold_beside_writes() {
-                    tracing::warn!(target: "charon::persist", "the journal was not folded into the file: {e}");
+                {
+                    // Waited for before any lock of the database is taken.
+                    let _one = engine
+                        .inner
+                        .beside
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner());
+                    job(&engine);
                 }
-                engine.inner.folding.store(false, Ordering::Release);
+                flag(&engine.inner).store(false, Ordering::Release);
             });
         if let Err(e) = spawned {
-            self.inner.folding.store(false, Ordering::Release);
-            tracing::warn!(target: "charon::persist", "cannot start folding the journal into the file: {e}");
+            flag(&self.inner).store(false, Ordering::Release);
+            tracing::warn!(target: "charon::engine", "cannot start the thread {name}: {e}");
         }
+    }
+
+    /// Dumps a worker brought up to date (with no lock held: the journal only
+    /// grows) as the base at its generation. Any generation after the current base
+    /// will do: the writes committed meanwhile stay in the journal after it.
+    fn rebase_beside_writes(&self) -> Result<(), EngineError> {
+        let limit = self.inner.config.load_timeout.max(Duration::from_secs(120));
+        let deadline = Instant::now() + limit;
+        let mut worker = match self.try_acquire_furthest_behind() {
+            Some(worker) => worker,
+            None => self.acquire(deadline)?,
+        };
+        if let Err(f) = self.sync(&mut worker, deadline) {
+            return Err(self.failed(worker, f, limit));
+        }
+        let generation = worker.generation;
+        let dump = match self.dump(&mut worker, deadline) {
+            Ok(dump) => dump,
+            Err(f) => return Err(self.failed(worker, f, limit)),
+        };
+        self.release(worker);
+        let mut h = self.history();
+        // A write whose changes Charon could not see made a later base meanwhile.
+        if generation > h.base() {
+            h.install(dump, generation);
+            self.inner.rebases.fetch_add(1, Ordering::Relaxed);
+            tracing::debug!(target: "charon::engine", generation, "history folded into a new base");
+        }
+        Ok(())
     }
 
     fn fold_beside_writes(&self) -> Result<(), EngineError> {

@@ -7,7 +7,9 @@
 //! generation; one that is behind the base, or whose state is unknown, restores the
 //! base first. The journal is folded into a new base (one dump) once it outgrows
 //! twice the last dump (and at least [`FOLD_AT`] bytes), so catching up costs the
-//! size of the changes, amortised, never the size of the database per write.
+//! size of the changes, amortised, never the size of the database per write. The
+//! dump takes seconds at 100,000 facts: it is made beside the writes, on an idle
+//! worker, never by the write that made it due (see `fold`).
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -81,6 +83,17 @@ impl History {
         let number = self.number;
         self.journal.push_back((number, text));
         number
+    }
+
+    /// Whether the journal has outgrown twice the base (and [`FOLD_AT`]): a new
+    /// base is due.
+    pub(super) fn rebase_due(&self) -> bool {
+        self.journal_bytes > FOLD_AT.max(2 * self.base_bytes)
+    }
+
+    /// The generation of the base.
+    pub(super) fn base(&self) -> u64 {
+        self.base
     }
 
     /// Makes `dump` the base, at `generation`: the journal before it is dropped.
@@ -213,29 +226,28 @@ impl Engine {
     }
 
     /// Commits the changes a write made on `worker` (text from `'$charon_changes'/1`,
-    /// without its final `.`, see [`changes_text`]). Committed is committed: a
-    /// failure to fold the journal afterwards is logged, and the worker is marked for
-    /// a restore.
-    pub(super) fn commit_changes(&self, worker: &mut Worker, text: Arc<str>, deadline: Instant) {
+    /// without its final `.`, see [`changes_text`]). A journal that outgrew its
+    /// base is dumped into a new one beside the writes (`fold`), never by the write.
+    pub(super) fn commit_changes(&self, worker: &mut Worker, text: Arc<str>) {
+        worker.generation = self.commit_text(text);
+    }
+
+    /// Commits a change list as the next generation, which it returns; workers
+    /// catch up with it at their next call.
+    pub(super) fn commit_text(&self, text: Arc<str>) -> u64 {
         // Read before the history lock: its cost is the size of the change.
         let changed = self.inner.freshness.get().map(|_| changed(&text));
-        let fold = {
+        let (number, due) = {
             let mut h = self.history();
             let number = h.push(text);
-            worker.generation = number;
             self.mark_changed(changed.as_ref().and_then(Option::as_deref), number);
             self.inner.published.store(number, Ordering::Release);
-            h.journal_bytes > FOLD_AT.max(2 * h.base_bytes)
+            (number, h.rebase_due())
         };
-        if fold && let Err(failure) = self.fold(worker, deadline) {
-            let why = match failure {
-                Failure::Died(m) => m,
-                Failure::Timeout => "timed out".into(),
-                Failure::OutOfMemory => "out of memory".into(),
-            };
-            tracing::warn!(target: "charon::engine", "folding the journal failed: {why}");
-            worker.generation = UNKNOWN;
+        if due {
+            self.rebase_if_due();
         }
+        number
     }
 
     /// Commits a write whose changes Charon could not see: `dump` (of the worker that
@@ -324,10 +336,17 @@ impl Engine {
             if chunk.len() >= REPLAY_CHUNK || i + 1 == plan.entries.len() {
                 chunk.push_str("] .");
                 let changes = std::mem::take(&mut chunk);
-                done(
+                let replayed = done(
                     worker.request(&Request::Replay { changes }, remaining(deadline))?,
                     "replay",
-                )?;
+                );
+                if let Err(Failure::Died(why)) = &replayed
+                    && self.replicated()
+                {
+                    // A record the replica that wrote it applied does not apply here.
+                    self.diverge(format!("a record of the log did not apply: {why}"));
+                }
+                replayed?;
             }
         }
         worker.calls += plan.entries.len() as u64 / 64;

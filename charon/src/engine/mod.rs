@@ -80,6 +80,7 @@ mod pool;
 mod private_dir;
 mod process;
 mod protocol;
+mod replicate;
 mod stream;
 mod template;
 mod worker;
@@ -179,6 +180,14 @@ struct Inner {
     fold: Mutex<()>,
     /// Whether a fold beside the writes was started and has not ended.
     folding: std::sync::atomic::AtomicBool,
+    /// Whether a new base of the history is being dumped beside the writes.
+    rebasing: std::sync::atomic::AtomicBool,
+    /// Replicated mode: the shared log (set once, at load).
+    replica: std::sync::OnceLock<replicate::Replica>,
+    /// Held by the work beside the writes that runs (a fold or a rebase): one at a
+    /// time, so that it never takes more than one worker from the calls.
+    beside: Mutex<()>,
+    rebases: AtomicU64,
     counter: AtomicU64,
     started: AtomicU64,
     /// Workers retired for recycling, and workers discarded (see `EngineStats`).
@@ -221,6 +230,9 @@ pub struct EngineStats {
     pub workers_replaced: u64,
     /// Calls answered or failed.
     pub calls: u64,
+    /// Times the record of changes that workers catch up from was folded into a
+    /// new base (a dump of the whole state, made beside the writes).
+    pub state_rebases: u64,
 }
 
 /// The worker pool behind a knowledge base.
@@ -284,6 +296,10 @@ impl Engine {
                 fence_changed: Condvar::new(),
                 fold: Mutex::new(()),
                 folding: std::sync::atomic::AtomicBool::new(false),
+                rebasing: std::sync::atomic::AtomicBool::new(false),
+                rebases: AtomicU64::new(0),
+                beside: Mutex::new(()),
+                replica: std::sync::OnceLock::new(),
                 counter: AtomicU64::new(0),
                 started: AtomicU64::new(initial),
                 recycled: AtomicU64::new(0),
@@ -312,6 +328,7 @@ impl Engine {
             workers_recycled: self.inner.recycled.load(Ordering::Relaxed),
             workers_replaced: self.inner.replaced.load(Ordering::Relaxed),
             calls: self.inner.calls.load(Ordering::Relaxed),
+            state_rebases: self.inner.rebases.load(Ordering::Relaxed),
         }
     }
 
@@ -688,8 +705,29 @@ impl Engine {
                 }
             };
         }
+        if let Some(stopped) = self.diverged() {
+            return Err(stopped);
+        }
         if access != Access::Read {
             self.check_persisted()?;
+        }
+        // Replicated: the write runs inside the log's transaction, on the state of
+        // every record committed before it.
+        let mut logged = None;
+        if access != Access::Read
+            && let Some(replica) = self.replica()
+        {
+            let fetched = Instant::now();
+            let (write, records) = replica
+                .log
+                .begin(self.generation(), deadline)
+                .map_err(|e| {
+                    self.contact(false);
+                    EngineError::Replica(e.0)
+                })?;
+            self.contact(true);
+            self.apply(records, fetched)?;
+            logged = Some(write);
         }
         if Instant::now() >= deadline {
             return Err(EngineError::Waited(limit));
@@ -738,14 +776,29 @@ impl Engine {
                             let text = generation::changes_text(changes);
                             let next = self.generation() + 1;
                             saved = self.record(&Entry::Changes(text.to_string()), next);
+                            if saved.is_ok()
+                                && let Some(write) = logged.take()
+                            {
+                                saved = write.commit(next, &text).map_err(|e| {
+                                    self.contact(false);
+                                    EngineError::Replica(e.0)
+                                });
+                            }
                             if saved.is_ok() {
-                                self.commit_changes(&mut worker, text, deadline);
+                                self.commit_changes(&mut worker, text);
                                 self.fold_if_due();
                             } else {
                                 // Not durable, so not made: the worker's state goes too.
                                 worker.generation = UNKNOWN;
                             }
                         }
+                    } else if logged.is_some() {
+                        // Refused at load: a dump cannot be replicated.
+                        worker.generation = UNKNOWN;
+                        saved = Err(EngineError::Replica(
+                            "this write changed state the log cannot carry, so it was not made"
+                                .into(),
+                        ));
                     } else {
                         let dump = match self.dump(&mut worker, deadline) {
                             Ok(dump) => dump,

@@ -531,7 +531,11 @@
     findall(op(P, T, N), '$charon_initial_op'(P, T, N), Initial),
     (   Initial \== [], '$charon_keeps_ops'(Initial, Now)
     ->  How = plain,
-        findall(Op, ( member(Op, Now), \+ memberchk(Op, Initial) ), Extra)
+        % The operators in force now, and those the file declared (above a clause,
+        % an operator may be in force that a later op(0, …) took away).
+        findall(Op, ( ( member(Op, Now) ; '$charon_kb_op'(P, T, N), P > 0, Op = op(P, T, N) ),
+                      \+ memberchk(Op, Initial) ), Extra0),
+        sort(Extra0, Extra)
     ;   How = canonical, Extra = []
     ),
     setup_call_cleanup(
@@ -539,6 +543,16 @@
         ( forall(member(N/A, PIs), '$charon_list_pred'(S, M, N, A, How-Extra)),
           '$charon_carry'(S, M) ),
         ( '$charon_set_ops'(Now), close(S) )).
+% DQ: whether a list of characters may be written "…": not if the file sets the
+% double_quotes flag (above a clause, "…" may read as codes or as an atom, where
+% [a, b] reads the same under any value of the flag).
+'$charon_string_option'(DQ) :- ( '$charon_kb_dq' -> DQ = false ; DQ = true ).
+% T holds a non-empty list of characters.
+'$charon_has_string'(T) :-
+    compound(T),
+    (   T = [_|_], '$is_partial_string'(T) -> true
+    ;   T =.. [_|As], member(A, As), '$charon_has_string'(A)
+    ).
 % Every standard operator is still as it was.
 '$charon_keeps_ops'([], _).
 '$charon_keeps_ops'([Op|Ops], Now) :- memberchk(Op, Now), '$charon_keeps_ops'(Ops, Now).
@@ -565,7 +579,8 @@
 '$charon_list_clause'(S, C, plain-Extra) :-
     '$charon_plain_fact'(C, Extra),
     !,
-    '$charon_write_options'(C, [quoted(true), double_quotes(true)], C1, Options),
+    '$charon_string_option'(DQ),
+    '$charon_write_options'(C, [quoted(true), double_quotes(DQ)], C1, Options),
     write_term(S, C1, Options),
     write(S, '.'),
     nl(S).
@@ -585,10 +600,13 @@
     '$put_chars'(S, Cs),
     nl(S).
 '$charon_plain_text'(C, Cs) :-
-    (   C = (_ :- _), \+ '$charon_qq'(C, 0)
+    '$charon_string_option'(DQ),
+    (   C = (_ :- _), \+ '$charon_qq'(C, 0),
+        % portray_clause/2 writes "…" for a list of characters.
+        ( DQ == true -> true ; \+ '$charon_has_string'(C) )
     ->  phrase(format:portray_clause_(C), Cs1),
         append(Cs, "\n", Cs1)
-    ;   '$charon_write_options'(C, [quoted(true), double_quotes(true)], C1, Options),
+    ;   '$charon_write_options'(C, [quoted(true), double_quotes(DQ)], C1, Options),
         write_term_to_chars(C1, Options, Cs0),
         '$charon_full_stop'(Cs0, Cs)
     ).
@@ -615,7 +633,8 @@
     ;   atom(A) -> '$charon_no_op'(A, Extra)
     ;   A = [_|_]
     ->  '$is_partial_string'(A),
-        current_prolog_flag(double_quotes, chars)
+        current_prolog_flag(double_quotes, chars),
+        '$charon_string_option'(true)
     ),
     N1 is N - 1,
     '$charon_plain_args'(N1, C, Extra).
@@ -691,6 +710,8 @@
     retractall('$charon_kb_blamed'),
     retractall('$charon_kb_loaded'(_)),
     retractall('$charon_kb_file'(_)),
+    retractall('$charon_kb_op'(_, _, _)),
+    retractall('$charon_kb_dq'),
     '$push_load_state_payload'(E0),
     catch('$charon_kb_load'(Path, [], E0), Error, '$charon_kb_error'(Error)).
 
@@ -703,6 +724,8 @@
 :- dynamic('$charon_kb_blamed'/0).
 :- dynamic('$charon_kb_loaded'/1).
 :- dynamic('$charon_kb_file'/1).
+:- dynamic('$charon_kb_op'/3).
+:- dynamic('$charon_kb_dq'/0).
 
 % '$charon_kb_load'(+Path, +Exports, +E0): loads the file Path (absolute, or
 % relative to the working directory) as use_module/2 does (loader:use_module/3):
@@ -756,8 +779,35 @@
 % so does this, naming the term. The directives that load other files, which
 % scryer takes only as goals, are done here as a Prolog system does them.
 '$charon_kb_compile'(T, E, Path, Line) :-
+    (   T = (:- D), nonvar(D) -> '$charon_kb_note'(D) ; true ),
     catch('$charon_kb_compile_'(T, E, Path), Error,
           ( '$charon_kb_blame'(Path, Line, Error), throw(Error) )).
+
+% What the listing for --persist must know of the files' directives: every
+% operator they declare ('$charon_kb_op'/3: one may be taken away again below the
+% clauses it is used in), and whether they set the double_quotes flag
+% ('$charon_kb_dq': "…" then reads differently in different parts of a file).
+'$charon_kb_note'(D) :-
+    catch('$charon_kb_note_'(D), _, true).
+'$charon_kb_note_'((A, B)) :- !, '$charon_kb_note'(A), '$charon_kb_note'(B).
+'$charon_kb_note_'(op(P, T, Ns)) :- !,
+    (   atom(Ns) -> '$charon_kb_note_op'(P, T, Ns)
+    ;   is_list(Ns) -> forall(member(N, Ns), '$charon_kb_note_op'(P, T, N))
+    ;   true
+    ).
+'$charon_kb_note_'(module(_, Exports)) :- !,
+    (   is_list(Exports)
+    ->  forall(member(op(P, T, N), Exports), '$charon_kb_note_'(op(P, T, N)))
+    ;   true
+    ).
+'$charon_kb_note_'(set_prolog_flag(double_quotes, _)) :- !,
+    ( '$charon_kb_dq' -> true ; assertz('$charon_kb_dq') ).
+'$charon_kb_note_'(_).
+'$charon_kb_note_op'(P, T, N) :-
+    (   integer(P), atom(T), atom(N), \+ '$charon_kb_op'(P, T, N)
+    ->  assertz('$charon_kb_op'(P, T, N))
+    ;   true
+    ).
 
 '$charon_kb_compile_'(T, E, Path) :-
     (   T = (:- D), nonvar(D), '$charon_kb_loading'(D, How, Specs0)

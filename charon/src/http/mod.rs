@@ -443,6 +443,19 @@ fn liveness(kb: &KnowledgeBase, reload: Option<&ReloadState>) -> Value {
     if let Some(state) = reload {
         body["reload"] = state.json();
     }
+    if let Some(replica) = kb.replica_status() {
+        body["replica"] = json!({
+            "applied": replica.applied,
+            "head": replica.head,
+            "connected": replica.connected,
+            "last_contact_secs": replica.last_contact_secs,
+            "lag_secs": replica.lag_secs,
+            "diverged": replica.diverged,
+        });
+        if replica.diverged.is_some() {
+            body["status"] = json!("diverged");
+        }
+    }
     if let Some((file, generation)) = kb.persisted() {
         body["persist"] = json!({
             "file": file.display().to_string(),

@@ -304,6 +304,16 @@ impl Problem {
                     EngineError::Persist(m) if m.contains("changed by someone else") => {
                         StatusCode::CONFLICT
                     }
+                    EngineError::Replica(_) => {
+                        return Problem::new(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "replica-unavailable",
+                            "The replicas' log cannot be reached",
+                            detail,
+                        )
+                        .with("operation", operation)
+                        .retry_after(1);
+                    }
                     EngineError::Reloaded => {
                         return Problem::new(
                             StatusCode::SERVICE_UNAVAILABLE,

@@ -34,6 +34,10 @@ pub enum LoadError {
     /// from text), or its file cannot be followed.
     #[error("cannot persist: {0}")]
     Persist(String),
+    /// Replicated mode was asked for a knowledge base whose writes cannot be
+    /// replicated, or its log cannot be joined.
+    #[error("cannot replicate: {0}")]
+    Replica(String),
     /// A file loaded in place of a compiled-in knowledge base does not declare the
     /// same operations (see [`KnowledgeBase::load_matching`](crate::KnowledgeBase::load_matching)).
     #[error("{path}: its operations differ from the compiled-in knowledge base: {difference}")]

@@ -440,6 +440,15 @@ impl KnowledgeBase {
                 .enable_persist(&abs, found.main_module.clone(), previous, loaded.as_deref())
                 .map_err(|e| LoadError::Persist(e.to_string()))?;
         }
+        if let Some(replica) = engine.config().replica.clone() {
+            replicable(&engine, &report, &effects, single_worker.as_deref())
+                .map_err(LoadError::Replica)?;
+            let bytes = std::fs::read(&abs).map_err(|e| LoadError::Replica(e.to_string()))?;
+            let fingerprint = format!("{:016x}-{}", crate::persist::fnv(&bytes), bytes.len());
+            engine
+                .enable_replica(&replica, &fingerprint, &display)
+                .map_err(|e| LoadError::Replica(e.to_string()))?;
+        }
         if let Some(why) = &single_worker {
             engine.restrict_to_one_worker();
             if engine.config().workers > 1 {
@@ -699,6 +708,12 @@ impl KnowledgeBase {
         self.engine.persisted()
     }
 
+    /// In replicated mode ([`EngineConfig::replica`]): how far this replica got in
+    /// the shared log, and whether PostgreSQL answers.
+    pub fn replica_status(&self) -> Option<crate::ReplicaStatus> {
+        self.engine.replica_status()
+    }
+
     /// Prepares a reload in place: with `persist`, writes stop (they wait; reads go
     /// on), the journal is folded into the file, and the file is let go, to be
     /// taken over by the knowledge base that [`load_after`](Self::load_after) loads.
@@ -765,6 +780,9 @@ impl KnowledgeBase {
     /// and a worker is idle, or answers a trivial goal within `wait`. This is
     /// readiness; the process being up (liveness) needs no engine at all.
     pub fn ready(&self, wait: std::time::Duration) -> Result<(), String> {
+        if let Some(why) = self.replica_status().and_then(|s| s.diverged) {
+            return Err(format!("this replica stopped serving: {why}"));
+        }
         let limit = self.engine.config().max_pending.max(1);
         let pending = self.pending();
         if pending >= limit {
@@ -1058,4 +1076,42 @@ fn difference(expected: &[Operation], found: &[Operation]) -> Option<String> {
             extra.location
         )
     })
+}
+
+/// Whether replicas of this knowledge base can share its writes through the log
+/// of change records: not with `--persist` (the log is the database), not when an
+/// operation may change state no change record carries (replicas would differ),
+/// and not when it runs on one worker for that reason.
+fn replicable(
+    engine: &Engine,
+    report: &Report,
+    effects: &[Verdict],
+    single_worker: Option<&str>,
+) -> Result<(), String> {
+    if engine.config().persist {
+        return Err(
+            "--persist and replication exclude each other: the log in PostgreSQL is the \
+             database (`charon export` writes it out as a .pl)"
+                .into(),
+        );
+    }
+    if let Some((op, v)) = report
+        .operations
+        .iter()
+        .zip(effects)
+        .find(|(_, v)| v.untracked || v.access == Access::Write(Replication::Snapshot))
+    {
+        return Err(format!(
+            "operation {} changes state that only a full dump of the database can copy ({}), \
+             which the replicas' log cannot carry",
+            op.name,
+            v.reason.as_deref().unwrap_or("not proven otherwise")
+        ));
+    }
+    if let Some(why) = single_worker {
+        return Err(format!(
+            "the knowledge base keeps state no change record carries: {why}"
+        ));
+    }
+    Ok(())
 }

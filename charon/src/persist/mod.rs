@@ -79,6 +79,7 @@ mod place;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+pub(crate) use file::fnv;
 pub(crate) use journal::Entry;
 pub(crate) use place::{Pi, replace_clauses};
 

@@ -1,0 +1,205 @@
+//! The engine's side of replicated mode (see `crate::replica`): a write runs inside
+//! a transaction of the shared log and is committed there before it is here; the
+//! records other replicas commit are applied by a thread of their own.
+
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use super::{Engine, EngineError, Inner};
+use crate::replica::{Log, POLL, Record, ReplicaConfig, ReplicaStatus};
+
+/// A replica's log and how far it got.
+pub(super) struct Replica {
+    pub(super) log: Log,
+    status: Mutex<Status>,
+}
+
+struct Status {
+    head: u64,
+    connected: bool,
+    last_contact: Instant,
+    lag: Duration,
+    diverged: Option<String>,
+}
+
+impl Engine {
+    /// Joins the log of `config`: checks that it was started on this file
+    /// (`fingerprint` of its bytes, `file` to name it), applies every record in it,
+    /// and starts the thread that applies the records other replicas commit.
+    pub(crate) fn enable_replica(
+        &self,
+        config: &ReplicaConfig,
+        fingerprint: &str,
+        file: &str,
+    ) -> Result<(), EngineError> {
+        let log = Log::open(config, fingerprint, file).map_err(|e| EngineError::Replica(e.0))?;
+        let mut listener = log.listen().map_err(|e| EngineError::Replica(e.0))?;
+        let records = listener
+            .read_after(self.generation())
+            .map_err(|e| EngineError::Replica(e.0))?;
+        let replica = Replica {
+            log,
+            status: Mutex::new(Status {
+                head: 0,
+                connected: true,
+                last_contact: Instant::now(),
+                lag: Duration::ZERO,
+                diverged: None,
+            }),
+        };
+        if self.inner.replica.set(replica).is_err() {
+            return Err(EngineError::Replica("already replicated".into()));
+        }
+        self.apply(records, Instant::now())?;
+        tracing::info!(target: "charon::replica", table = %config.table, applied = self.generation(), "joined the log");
+        let weak = Arc::downgrade(&self.inner);
+        std::thread::Builder::new()
+            .name("charon-replica".into())
+            .spawn(move || follow(weak, Some(listener)))
+            .map_err(|e| EngineError::Replica(format!("cannot start following the log: {e}")))?;
+        Ok(())
+    }
+
+    pub(super) fn replica(&self) -> Option<&Replica> {
+        self.inner.replica.get()
+    }
+
+    /// In replicated mode, how far this replica got.
+    pub(crate) fn replica_status(&self) -> Option<ReplicaStatus> {
+        let replica = self.replica()?;
+        let s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+        let applied = self.generation();
+        Some(ReplicaStatus {
+            applied,
+            head: s.head.max(applied),
+            connected: s.connected,
+            last_contact_secs: s.last_contact.elapsed().as_secs_f64(),
+            lag_secs: s.lag.as_secs_f64(),
+            diverged: s.diverged.clone(),
+        })
+    }
+
+    /// Why this replica serves nothing any more, if it stopped.
+    pub(super) fn diverged(&self) -> Option<EngineError> {
+        let replica = self.replica()?;
+        let s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+        s.diverged.as_ref().map(|why| {
+            EngineError::Replica(format!(
+                "this replica stopped serving: {why}; its state is not the log's (restart it \
+                 once the cause is fixed)"
+            ))
+        })
+    }
+
+    /// Stops serving: a record did not apply here as it did where it was written.
+    pub(super) fn diverge(&self, why: String) {
+        if let Some(replica) = self.replica() {
+            tracing::error!(target: "charon::replica", "this replica stops serving: {why}");
+            let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+            s.diverged.get_or_insert(why);
+        }
+    }
+
+    /// Records that PostgreSQL answered (or did not).
+    pub(super) fn contact(&self, ok: bool) {
+        if let Some(replica) = self.replica() {
+            let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+            s.connected = ok;
+            if ok {
+                s.last_contact = Instant::now();
+            }
+        }
+    }
+
+    /// Applies the records after the latest generation, in order (the database lock
+    /// held, or no call running yet). `fetched`: when they were read, for the lag.
+    pub(super) fn apply(&self, records: Vec<Record>, fetched: Instant) -> Result<(), EngineError> {
+        let mut newest = None;
+        for record in records {
+            let next = self.generation() + 1;
+            if record.seq < next {
+                continue;
+            }
+            if record.seq > next {
+                let why = format!(
+                    "record {} of the log came after record {} (the log lost records)",
+                    record.seq,
+                    next - 1
+                );
+                self.diverge(why.clone());
+                return Err(EngineError::Replica(why));
+            }
+            if crate::engine::changed_by(&record.changes).is_none() {
+                let why = format!("record {} of the log is not a change list", record.seq);
+                self.diverge(why.clone());
+                return Err(EngineError::Replica(why));
+            }
+            self.commit_text(record.changes.into());
+            newest = Some(record.age);
+        }
+        if let Some(replica) = self.replica() {
+            let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+            s.head = s.head.max(self.generation());
+            if let Some(age) = newest {
+                s.lag = age + fetched.elapsed();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Follows the log: waits for a notification (or [`POLL`]), reads the records
+/// after the latest generation, and applies them with the database lock held.
+/// Ends when the engine is gone.
+fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
+    loop {
+        let Some(inner) = weak.upgrade() else { return };
+        let engine = Engine { inner };
+        let step = (|| {
+            engine
+                .replica()
+                .expect("followed only when replicated")
+                .log
+                .relisten(&mut listener)?;
+            let l = listener.as_mut().expect("listening");
+            let fetched = Instant::now();
+            let records = l.read_after(engine.generation())?;
+            engine.contact(true);
+            if !records.is_empty() {
+                // Reads wait for the lock only while the records are pushed.
+                let limit = Instant::now() + Duration::from_secs(5);
+                if let Some(_exclusive) = engine.inner.database.try_write_until(limit)
+                    && let Err(e) = engine.apply(records, fetched)
+                {
+                    tracing::error!(target: "charon::replica", "{e}");
+                }
+            }
+            Ok::<_, crate::replica::LogError>(())
+        })();
+        if let Err(e) = step {
+            engine.contact(false);
+            listener = None;
+            tracing::warn!(target: "charon::replica", "{e}; trying again");
+        }
+        let diverged = engine.diverged().is_some();
+        drop(engine);
+        if diverged {
+            return;
+        }
+        match listener.as_mut() {
+            Some(l) => {
+                if l.wait(POLL).is_err() {
+                    listener = None;
+                }
+            }
+            None => std::thread::sleep(POLL),
+        }
+    }
+}
+
+impl Engine {
+    /// Whether the engine follows a log.
+    pub(crate) fn replicated(&self) -> bool {
+        self.inner.replica.get().is_some()
+    }
+}

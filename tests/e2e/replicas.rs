@@ -1,0 +1,406 @@
+//! Replicas sharing one writable knowledge base through a real PostgreSQL (started
+//! by `scripts/postgres.sh`, which `scripts/test.sh` runs first): convergence of
+//! random concurrent writes spread over three replicas, no lost update, one order
+//! for writes of the same key, a replica that joins late or after kill -9,
+//! PostgreSQL stopped and started under writes, and what replicated mode refuses.
+
+use std::time::{Duration, Instant};
+
+use charon::{EngineConfig, KnowledgeBase, ReplicaConfig};
+use serde_json::{Value, json};
+
+use crate::util::{HttpServer, TempDir, config, fixture, http, request};
+
+/// The throwaway PostgreSQL's URL. Never skipped: without it the test fails,
+/// saying how to start one.
+fn pg_url() -> String {
+    std::env::var("CHARON_TEST_POSTGRES_URL").unwrap_or_else(|_| {
+        panic!(
+            "the replica tests need PostgreSQL: run scripts/test.sh, which starts one, or \
+             `eval \"$(scripts/postgres.sh start)\"` before cargo test"
+        )
+    })
+}
+
+/// A log table of this test's own.
+fn table(label: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "t_{label}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Tests share one PostgreSQL; the fault test stops it, so it runs alone.
+static POSTGRES: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    POSTGRES.read().unwrap_or_else(|p| p.into_inner())
+}
+
+fn replicated(table: &str) -> EngineConfig {
+    EngineConfig {
+        workers: 2,
+        answer_cache: 8 << 20,
+        recycle_after: 50,
+        replica: Some(ReplicaConfig::new(pg_url()).with_table(table)),
+        ..config()
+    }
+}
+
+/// A small deterministic generator (xorshift), so that a failure names its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Waits until every replica has applied `head` records.
+fn converge(replicas: &[&KnowledgeBase], head: u64) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while replicas.iter().any(|r| r.generation() < head) {
+        assert!(
+            Instant::now() < deadline,
+            "replicas did not catch up with record {head}: {:?}",
+            replicas.iter().map(|r| r.generation()).collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn state(kb: &KnowledgeBase) -> Value {
+    kb.call("state", &json!({})).expect("state")
+}
+
+const VALUES: &[&str] = &["plain", "it's", "a \"b\"", "x\ny", "\u{2028}", "ünï", ""];
+
+/// Three replicas, 4 threads each, seeded random writes and reads spread over
+/// them: every replica ends with the same database, equal to that of a replica that
+/// joins afterwards and replays the whole log, and every acknowledged write is in
+/// it; the counter counts every acknowledged bump (no lost update).
+#[test]
+fn three_replicas_converge_on_every_acknowledged_write() {
+    let _shared = shared();
+    let table = table("converge");
+    let path = fixture("replica/ledger.pl");
+    let replicas: Vec<KnowledgeBase> = (0..3)
+        .map(|_| KnowledgeBase::load_with(&path, replicated(&table)).expect("joins"))
+        .collect();
+    let acknowledged = std::sync::Mutex::new(Vec::new());
+    let bumps = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for t in 0..12u64 {
+            let (replicas, acknowledged, bumps) = (&replicas, &acknowledged, &bumps);
+            s.spawn(move || {
+                let mut rng = Rng(0x9e37_79b9 + t);
+                for i in 0..25 {
+                    let kb = &replicas[(rng.next() % 3) as usize];
+                    match rng.next() % 4 {
+                        0 => {
+                            kb.call("bump", &json!({})).expect("bump");
+                            bumps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        1 => {
+                            // Keys of this thread's own: nobody else changes them.
+                            let key = format!("k{t}_{}", rng.next() % 3);
+                            let value = format!("{} t{t} {i}", VALUES[(rng.next() % 7) as usize]);
+                            kb.call("put", &json!({"Key": key, "Value": value}))
+                                .expect("put");
+                            // Read-your-writes on the replica that wrote.
+                            let seen = kb.call("get", &json!({"Key": key})).expect("get");
+                            assert_eq!(seen, json!(value), "{key} read back");
+                            acknowledged
+                                .lock()
+                                .expect("not poisoned")
+                                .push((key, value));
+                        }
+                        2 => {
+                            let key = format!("k{t}_{}", rng.next() % 3);
+                            kb.call("drop", &json!({"Key": key})).expect("drop");
+                        }
+                        _ => {
+                            kb.call("count", &json!({})).expect("count");
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let head = replicas
+        .iter()
+        .map(KnowledgeBase::generation)
+        .max()
+        .expect("three");
+    let refs: Vec<&KnowledgeBase> = replicas.iter().collect();
+    converge(&refs, head);
+    let first = state(&replicas[0]);
+    for r in &replicas[1..] {
+        assert_eq!(state(r), first, "two replicas differ");
+    }
+    let late = KnowledgeBase::load_with(&path, replicated(&table)).expect("joins late");
+    assert_eq!(
+        late.generation(),
+        head,
+        "a late replica applies the whole log"
+    );
+    assert_eq!(
+        state(&late),
+        first,
+        "the log replayed gives the same database"
+    );
+    let facts: Vec<String> = first
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|f| f.as_str().expect("text").to_string())
+        .collect();
+    let n = bumps.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        facts.contains(&format!("counter({n})")),
+        "{n} bumps: {facts:?}"
+    );
+    // Every acknowledged put is in the history of values, under its key: each
+    // value ends with its writer and step, which no other put has.
+    for (key, value) in acknowledged.into_inner().expect("not poisoned") {
+        let tail = value.rsplit(' ').take(2).collect::<Vec<_>>();
+        let mark = format!("{} {}\")", tail[1], tail[0]);
+        assert!(
+            facts
+                .iter()
+                .any(|f| f.starts_with(&format!("seen({key},")) && f.ends_with(&mark)),
+            "{key} = {value:?} is missing"
+        );
+    }
+    for r in &replicas {
+        let status = r.replica_status().expect("replicated");
+        assert_eq!((status.applied, status.head), (head, head));
+        assert!(status.connected && status.diverged.is_none(), "{status:?}");
+    }
+}
+
+/// Two replicas put the same key at once, many times: the log gives one order,
+/// both apply it, and both end with the value of the last write in it.
+#[test]
+fn two_replicas_writing_one_key_at_once_agree_on_one_order() {
+    let _shared = shared();
+    let table = table("samekey");
+    let path = fixture("replica/ledger.pl");
+    let a = KnowledgeBase::load_with(&path, replicated(&table)).expect("joins");
+    let b = KnowledgeBase::load_with(&path, replicated(&table)).expect("joins");
+    std::thread::scope(|s| {
+        for (name, kb) in [("a", &a), ("b", &b)] {
+            s.spawn(move || {
+                for i in 0..40 {
+                    kb.call(
+                        "put",
+                        &json!({"Key": "same", "Value": format!("{name}{i}")}),
+                    )
+                    .expect("put");
+                }
+            });
+        }
+    });
+    let head = a.generation().max(b.generation());
+    assert_eq!(head, 80, "every put is one record");
+    converge(&[&a, &b], head);
+    assert_eq!(state(&a), state(&b));
+    let facts = state(&a);
+    let seen: Vec<&str> = facts
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|f| f.as_str().filter(|f| f.starts_with("seen(")))
+        .collect();
+    assert_eq!(seen.len(), 80, "both writers' puts, each once");
+    let last = seen
+        .last()
+        .expect("one")
+        .replace("seen(same,", "entry(same,");
+    assert!(
+        facts
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|f| f == &json!(last)),
+        "the value is that of the last put in the log's order: {last}"
+    );
+}
+
+/// What replicated mode refuses at start, with the reason: a knowledge base whose
+/// writes no change record carries, a file other than the one the log began on,
+/// and `--persist` beside replication.
+#[test]
+fn replicated_mode_refuses_what_replicas_could_not_share() {
+    let _shared = shared();
+    let table = table("refuse");
+    let err = KnowledgeBase::load_with(fixture("replica/dumped.pl"), replicated(&table))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("cannot replicate") && err.contains("set_mode"),
+        "{err}"
+    );
+
+    let dir = TempDir::new("replica");
+    let path = dir.0.join("ledger.pl");
+    std::fs::copy(fixture("replica/ledger.pl"), &path).expect("copy");
+    let first = KnowledgeBase::load_with(&path, replicated(&table)).expect("joins");
+    first.call("bump", &json!({})).expect("bump");
+    std::fs::write(
+        &path,
+        std::fs::read_to_string(&path)
+            .expect("read")
+            .replace("counter(0).", "counter(7)."),
+    )
+    .expect("edit");
+    let err = KnowledgeBase::load_with(&path, replicated(&table))
+        .expect_err("another file")
+        .to_string();
+    assert!(err.contains("was started on another file"), "{err}");
+
+    let both = EngineConfig {
+        persist: true,
+        ..replicated(&table)
+    };
+    let err = KnowledgeBase::load_with(&path, both)
+        .expect_err("refused")
+        .to_string();
+    assert!(err.contains("--persist and replication"), "{err}");
+}
+
+fn pg_ctl(action: &str) {
+    let dir = std::env::var("CHARON_TEST_POSTGRES_DIR").expect("CHARON_TEST_POSTGRES_DIR");
+    let status = std::process::Command::new(crate::util::root().join("scripts/postgres.sh"))
+        .args([action, &dir])
+        .status()
+        .expect("scripts/postgres.sh runs");
+    assert!(status.success(), "postgres.sh {action}");
+}
+
+/// Replicas served over HTTP: PostgreSQL stopped in the middle of the writes
+/// (writes answer 503 with Retry-After, reads keep being served, /health shows
+/// the lost contact), started again (writes go through, without a restart of any
+/// replica); one replica killed with SIGKILL and started again (it rejoins and
+/// converges). No acknowledged write is lost.
+#[test]
+fn replicas_survive_postgres_stopping_and_a_replica_killed() {
+    let _alone = POSTGRES.write().unwrap_or_else(|p| p.into_inner());
+    let table = table("faults");
+    let kb = fixture("replica/ledger.pl");
+    let kb = kb.to_str().expect("utf-8");
+    let url = pg_url();
+    let args = |t: &str| {
+        vec![
+            kb.to_string(),
+            "--replicate".into(),
+            "--replicate-url".into(),
+            url.clone(),
+            "--replicate-table".into(),
+            t.to_string(),
+            "--workers".into(),
+            "2".into(),
+        ]
+    };
+    let start = |t: &str| {
+        let a = args(t);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        HttpServer::with_args(&refs)
+    };
+    let mut servers = vec![start(&table), start(&table)];
+    let bump = |port: u16| {
+        request(
+            port,
+            "POST",
+            "/bump",
+            &[("content-type", "application/json")],
+            "{}",
+        )
+    };
+    let mut acknowledged = 0;
+    for i in 0..20 {
+        let reply = bump(servers[i % 2].port);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        acknowledged += 1;
+    }
+    pg_ctl("halt");
+    let reply = bump(servers[0].port);
+    assert_eq!(reply.status, 503, "{}", reply.body);
+    assert_eq!(reply.header("retry-after"), Some("1"));
+    assert!(reply.body.contains("replica-unavailable"), "{}", reply.body);
+    let (status, body) = http(servers[1].port, "POST", "/count", Some("{}")).expect("a read");
+    assert_eq!(
+        (status, body.contains(&acknowledged.to_string())),
+        (200, true),
+        "{body}"
+    );
+    let started = Instant::now();
+    loop {
+        let (_, health) = http(servers[1].port, "GET", "/health", None).expect("health");
+        let health: Value = serde_json::from_str(&health).expect("json");
+        if health["replica"]["connected"] == json!(false) {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "{health}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    pg_ctl("restart");
+    let started = Instant::now();
+    loop {
+        let reply = bump(servers[1].port);
+        if reply.status == 200 {
+            acknowledged += 1;
+            break;
+        }
+        assert_eq!(reply.status, 503, "{}", reply.body);
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{}",
+            reply.body
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // SIGKILL one replica during writes on the other, then start it again.
+    let victim = servers.remove(0);
+    let writer = servers[0].port;
+    std::thread::scope(|s| {
+        let writes = s.spawn(|| {
+            let mut n = 0;
+            for _ in 0..30 {
+                if bump(writer).status == 200 {
+                    n += 1;
+                }
+            }
+            n
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        let mut victim = victim;
+        let _ = victim.child.kill();
+        let _ = victim.child.wait();
+        acknowledged += writes.join().expect("writer");
+    });
+    let rejoined = start(&table);
+    let expected = format!("{acknowledged}");
+    for port in [writer, rejoined.port] {
+        let started = Instant::now();
+        loop {
+            let (status, body) = http(port, "POST", "/count", Some("{}")).expect("count");
+            assert_eq!(status, 200, "{body}");
+            if body.contains(&expected) {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{port}: {body}, {expected} expected"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    servers.push(rejoined);
+}
