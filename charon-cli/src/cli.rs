@@ -104,6 +104,37 @@ enum Command {
         override_usage = "charon call [OPTIONS] <KB> [OP [--Arg V]...]"
     )]
     Call(CallArgs),
+    /// Write the database of replicated knowledge base (--replicate in http and
+    /// mcp) as a .pl file: KB with the clauses of its dynamic predicates as the
+    /// shared log in PostgreSQL makes them now, so that the data never lives only in
+    /// the database. The connection string comes from --replicate-url or
+    /// CHARON_REPLICATE_URL.
+    ///
+    /// Example: charon export library.pl --output library-now.pl
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+struct ExportArgs {
+    /// The knowledge base the replicas load (a .pl file).
+    kb: PathBuf,
+    /// The file to write (it must not exist). Example: --output library-now.pl
+    #[arg(long, short, value_name = "FILE")]
+    output: PathBuf,
+    /// The PostgreSQL connection string (never logged). Example: --replicate-url
+    /// postgresql://charon@db.internal/charon
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CHARON_REPLICATE_URL",
+        hide_env_values = true
+    )]
+    replicate_url: String,
+    /// The table of the replicas' log. Example: --replicate-table library_log
+    #[arg(long, value_name = "NAME", default_value = "charon_log")]
+    replicate_table: String,
+    #[command(flatten)]
+    common: Common,
 }
 
 #[derive(Debug, Args)]
@@ -605,6 +636,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Mcp(args) => mcp(args),
         Command::Openapi(args) => openapi(args),
         Command::Call(args) => Ok(call(args)),
+        Command::Export(args) => export(args),
         Command::Reason(args) => crate::reason::reason(args),
         Command::CheckKb(args) => crate::reason::check_kb(args),
         Command::Diagnose(args) => crate::reason::diagnose(args),
@@ -1004,6 +1036,25 @@ fn call(args: CallArgs) -> ExitCode {
         (false, None) => crate::call::Mode::Answer,
     };
     crate::call::run(&args.kb, op, rest, config, mode)
+}
+
+fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    init_logging(&args.common.log, args.common.log_format);
+    let config = EngineConfig {
+        workers: 1,
+        answer_cache: 0,
+        replica: Some(
+            charon::ReplicaConfig::new(args.replicate_url).with_table(args.replicate_table),
+        ),
+        ..EngineConfig::default()
+    };
+    let kb = charon::KnowledgeBase::load_with(&args.kb, config)?;
+    let carried = kb.export(&args.output)?;
+    tracing::info!(target: "charon::cli", file = %args.output.display(), records = kb.generation(), "exported");
+    if let Some(journal) = carried {
+        tracing::warn!(target: "charon::cli", journal = %journal.display(), "state outside the file's module (other modules, the blackboard) is in this journal beside the file: load the file with --persist to apply it");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {

@@ -26,6 +26,7 @@
 //! | `charon_workers_started_total`, `charon_workers_recycled_total`, `charon_workers_replaced_total` | counter | |
 //! | `charon_calls_pending` | gauge | |
 //! | `charon_database_generation` | gauge | |
+//! | `charon_replica_log_head`, `charon_replica_connected`, `charon_replica_lag_seconds` | gauge | (replicated mode) |
 //! | `charon_mcp_sessions` | gauge | |
 //!
 //! [`KnowledgeBase::invoke`]: crate::KnowledgeBase::invoke
@@ -263,6 +264,27 @@ pub fn render(sources: Sources<'_>) -> String {
             "The dynamic database's generation: it moves with every write that changed something",
             kb.generation(),
         );
+        if let Some(replica) = kb.replica_status() {
+            gauge(
+                &mut registry,
+                "replica_log_head",
+                "Replicated mode: the last record known to be in the shared log",
+                replica.head,
+            );
+            gauge(
+                &mut registry,
+                "replica_connected",
+                "Replicated mode: 1 while PostgreSQL answers, 0 when it does not",
+                u64::from(replica.connected),
+            );
+            let lag = Gauge::<f64, std::sync::atomic::AtomicU64>::default();
+            lag.set(replica.lag_secs);
+            registry.register(
+                "replica_lag_seconds",
+                "Replicated mode: seconds from the commit of the records applied last to their application here",
+                lag,
+            );
+        }
     }
     if let Some(reasoner) = sources.reasoner {
         register_calls(

@@ -178,6 +178,17 @@ fn three_replicas_converge_on_every_acknowledged_write() {
             "{key} = {value:?} is missing"
         );
     }
+    // Exported, the shared database is a .pl that loads to the same state alone.
+    let dir = TempDir::new("replica-export");
+    let out = dir.0.join("now.pl");
+    assert_eq!(replicas[1].export(&out).expect("exported"), None);
+    let alone = KnowledgeBase::load_with(&out, config()).expect("the export loads");
+    assert_eq!(
+        state(&alone),
+        first,
+        "{}",
+        std::fs::read_to_string(&out).expect("read")
+    );
     for r in &replicas {
         let status = r.replica_status().expect("replicated");
         assert_eq!((status.applied, status.head), (head, head));
@@ -306,6 +317,7 @@ fn replicas_survive_postgres_stopping_and_a_replica_killed() {
             t.to_string(),
             "--workers".into(),
             "2".into(),
+            "--metrics".into(),
         ]
     };
     let start = |t: &str| {
@@ -350,6 +362,13 @@ fn replicas_survive_postgres_stopping_and_a_replica_killed() {
         assert!(started.elapsed() < Duration::from_secs(10), "{health}");
         std::thread::sleep(Duration::from_millis(100));
     }
+    let metrics = request(servers[1].port, "GET", "/metrics", &[], "");
+    assert!(
+        metrics.body.contains("charon_replica_connected 0")
+            && metrics.body.contains("charon_replica_lag_seconds"),
+        "{}",
+        metrics.body
+    );
     pg_ctl("restart");
     let started = Instant::now();
     loop {
@@ -403,4 +422,28 @@ fn replicas_survive_postgres_stopping_and_a_replica_killed() {
         }
     }
     servers.push(rejoined);
+    // charon export: the count every replica agrees on, in a file of its own.
+    let dir = TempDir::new("replica-export");
+    let out = dir.0.join("now.pl");
+    let out_arg = out.to_str().expect("utf-8");
+    let (code, _, stderr) = crate::util::run_charon(&[
+        "export",
+        kb,
+        "--output",
+        out_arg,
+        "--replicate-url",
+        &url,
+        "--replicate-table",
+        &table,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !stderr.contains(&url),
+        "the connection string is never shown"
+    );
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(
+        text.contains(&format!("counter({acknowledged}).")),
+        "{text}"
+    );
 }

@@ -528,6 +528,52 @@ impl Engine {
         Ok(())
     }
 
+    /// Writes the current database as a `.pl` at `to`: the knowledge base's file
+    /// with the clauses of `module`'s dynamic predicates as they are now, written
+    /// as `--persist` writes them (every other byte kept). State outside `module`
+    /// (other modules' dynamic predicates, the blackboard) cannot be written into
+    /// the file: it is left beside it, as the journal `--persist` would apply at
+    /// load, and the path of that journal is returned.
+    pub(crate) fn export(&self, to: &Path, module: &str) -> Result<Option<PathBuf>, EngineError> {
+        let failed =
+            |e: String| EngineError::Persist(format!("cannot export to {}: {e}", to.display()));
+        if to.exists() {
+            return Err(failed("the file exists; choose a new name".into()));
+        }
+        std::fs::copy(&self.inner.files.kb, to).map_err(|e| failed(e.to_string()))?;
+        let written = (|| {
+            let (mut persister, _) = crate::persist::Persister::open(to, module.into(), None, None)
+                .map_err(|e| failed(e.to_string()))?;
+            let deadline =
+                Instant::now() + self.inner.config.load_timeout.max(Duration::from_secs(120));
+            let mut worker = self.acquire(deadline)?;
+            if let Err(f) = self.sync(&mut worker, deadline) {
+                return Err(self.failed(worker, f, self.inner.config.load_timeout));
+            }
+            let listing = self.listing(&mut worker, module, None, deadline);
+            self.release(worker);
+            persister
+                .compact(listing?, 0)
+                .map_err(|e| failed(e.to_string()))?;
+            Ok(persister.journal_path().to_path_buf())
+        })();
+        match written {
+            Ok(journal) => {
+                if crate::persist::leftover_journal(to).is_some() {
+                    Ok(Some(journal))
+                } else {
+                    let _ = std::fs::remove_file(&journal);
+                    Ok(None)
+                }
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(to);
+                let _ = std::fs::remove_file(format!("{}.journal", to.display()));
+                Err(e)
+            }
+        }
+    }
+
     /// The clauses of `module`'s dynamic predicates that `touched` names (all of
     /// them when it is `None`), and the dynamic state outside the module, as the
     /// worker renders them.

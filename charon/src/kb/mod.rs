@@ -101,6 +101,9 @@ pub enum CacheScope {
 /// A knowledge base loaded into the engine, with its operations.
 #[derive(Debug)]
 pub struct KnowledgeBase {
+    /// The module whose dynamic predicates the file holds (`user` unless it is a
+    /// module file).
+    main_module: String,
     display: String,
     path: PathBuf,
     report: Report,
@@ -520,6 +523,7 @@ impl KnowledgeBase {
         );
         let abs_for_identity = abs.clone();
         let kb = KnowledgeBase {
+            main_module: found.main_module.clone(),
             display,
             path: abs,
             report,
@@ -706,6 +710,17 @@ impl KnowledgeBase {
     /// last made durable (every acknowledged write is durable in the file's journal).
     pub fn persisted(&self) -> Option<(PathBuf, u64)> {
         self.engine.persisted()
+    }
+
+    /// Writes the current database as a new `.pl` file at `to` (which must not
+    /// exist): the knowledge base's file with its dynamic predicates' clauses as
+    /// they are now, written as `--persist` writes them. In replicated mode this
+    /// is the shared database as this replica applied it (`charon export`), so the
+    /// data never lives only in PostgreSQL. Dynamic state outside the file's own
+    /// module is left beside it as the journal `--persist` applies at load; its
+    /// path is returned then.
+    pub fn export(&self, to: impl AsRef<Path>) -> Result<Option<PathBuf>, EngineError> {
+        self.engine.export(to.as_ref(), &self.main_module)
     }
 
     /// In replicated mode ([`EngineConfig::replica`]): how far this replica got in
