@@ -193,17 +193,16 @@ impl Write<'_> {
     pub(crate) fn commit(mut self, seq: u64, changes: &str) -> Result<(), LogError> {
         let client = self.client.as_mut().expect("a write holds a connection");
         let seq_i64 = i64::try_from(seq).map_err(|_| LogError("the log is full".into()))?;
+        // One round trip for the record and the notification, one for the commit.
         let done = client
             .execute(
-                &format!("INSERT INTO {} (seq, changes) VALUES ($1, $2)", self.table),
-                &[&seq_i64, &changes],
+                &format!(
+                    "WITH record AS (INSERT INTO {} (seq, changes) VALUES ($1, $2) RETURNING seq) \
+                     SELECT pg_notify($3, seq::text) FROM record",
+                    self.table
+                ),
+                &[&seq_i64, &changes, &self.channel],
             )
-            .and_then(|_| {
-                client.execute(
-                    "SELECT pg_notify($1, $2)",
-                    &[&self.channel, &seq.to_string()],
-                )
-            })
             .and_then(|_| client.batch_execute("COMMIT"));
         self.open = false;
         done.map_err(|e| {
