@@ -1044,7 +1044,9 @@ fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
         workers: 1,
         answer_cache: 0,
         replica: Some(
-            charon::ReplicaConfig::new(args.replicate_url).with_table(args.replicate_table),
+            charon::ReplicaConfig::new(args.replicate_url)
+                .with_table(args.replicate_table)
+                .existing(),
         ),
         ..EngineConfig::default()
     };

@@ -276,6 +276,25 @@ fn replicated_mode_refuses_what_replicas_could_not_share() {
         .to_string();
     assert!(err.contains("was started on another file"), "{err}");
 
+    // PostgreSQL folds unquoted names to lower case (the LISTEN channel too).
+    let err = KnowledgeBase::load_with(&path, replicated("Upper_log"))
+        .expect_err("refused")
+        .to_string();
+    assert!(err.contains("lower-case"), "{err}");
+    // charon export reads a log that exists; it never starts one.
+    let missing = EngineConfig {
+        replica: Some(
+            ReplicaConfig::new(pg_url())
+                .with_table(table.replace("refuse", "never"))
+                .existing(),
+        ),
+        ..config()
+    };
+    let err = KnowledgeBase::load_with(&path, missing)
+        .expect_err("no log")
+        .to_string();
+    assert!(err.contains("there is no log"), "{err}");
+
     let both = EngineConfig {
         persist: true,
         ..replicated(&table)

@@ -731,6 +731,27 @@ impl Engine {
         } else {
             Duration::ZERO
         };
+        // Replicated: a write first opens its transaction of the log and takes the
+        // log's lock, before the database lock, so that reads never wait for
+        // PostgreSQL; it then runs on the state of every record committed before.
+        let mut logged = None;
+        if access != Access::Read
+            && let Some(replica) = self.replica()
+        {
+            if let Some(stopped) = self.diverged() {
+                return Err(stopped);
+            }
+            let fetched = Instant::now();
+            let (write, records) = replica
+                .log
+                .begin(self.generation(), deadline)
+                .map_err(|e| {
+                    self.contact(false);
+                    EngineError::Replica(e.0)
+                })?;
+            self.contact(true);
+            logged = Some((write, records, fetched));
+        }
         let _shared;
         let _exclusive;
         if access == Access::Read {
@@ -757,24 +778,12 @@ impl Engine {
         if access != Access::Read {
             self.check_persisted()?;
         }
-        // Replicated: the write runs inside the log's transaction, on the state of
-        // every record committed before it.
-        let mut logged = None;
-        if access != Access::Read
-            && let Some(replica) = self.replica()
-        {
-            let fetched = Instant::now();
-            let (write, records) = replica
-                .log
-                .begin(self.generation(), deadline)
-                .map_err(|e| {
-                    self.contact(false);
-                    EngineError::Replica(e.0)
-                })?;
-            self.contact(true);
-            self.apply(records, fetched)?;
-            logged = Some(write);
+        // Replicated: the records committed before the write's lock are applied
+        // here (the follower may have applied some of them meanwhile).
+        if let Some((_, records, fetched)) = logged.as_mut() {
+            self.apply(std::mem::take(records), *fetched)?;
         }
+        let mut logged = logged.map(|(write, _, _)| write);
         if Instant::now() >= deadline {
             return Err(EngineError::Waited(limit));
         }

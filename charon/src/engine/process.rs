@@ -167,6 +167,9 @@ impl Worker {
         let exe = std::env::current_exe().map_err(|e| EngineError::Spawn(e.to_string()))?;
         let mut cmd = Command::new(exe);
         cmd.env(worker::WORKER_ENV, "1")
+            // The knowledge base's code runs there: it has no need of the
+            // replicas' connection string (which may hold a password).
+            .env_remove("CHARON_REPLICATE_URL")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -80,6 +80,11 @@ impl Engine {
     }
 
     /// Why this replica serves nothing any more, if it stopped.
+    pub(crate) fn stopped(&self) -> Option<EngineError> {
+        self.diverged()
+    }
+
+    /// Why this replica serves nothing any more, if it stopped.
     pub(super) fn diverged(&self) -> Option<EngineError> {
         let replica = self.replica()?;
         let s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
@@ -97,6 +102,14 @@ impl Engine {
             tracing::error!(target: "charon::replica", "this replica stops serving: {why}");
             let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
             s.diverged.get_or_insert(why);
+        }
+    }
+
+    /// Records that the log holds record `seq`.
+    fn saw(&self, seq: u64) {
+        if let Some(replica) = self.replica() {
+            let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+            s.head = s.head.max(seq);
         }
     }
 
@@ -156,6 +169,7 @@ fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
         let Some(inner) = weak.upgrade() else { return };
         let engine = Engine { inner };
         let step = (|| {
+            let reconnected = listener.is_none();
             engine
                 .replica()
                 .expect("followed only when replicated")
@@ -163,15 +177,32 @@ fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
                 .relisten(&mut listener)?;
             let l = listener.as_mut().expect("listening");
             let fetched = Instant::now();
+            if reconnected {
+                // The log must still hold every record applied here (a log that lost
+                // its tail would have records renumbered under this replica).
+                let head = l.head()?;
+                if head < engine.generation() {
+                    engine.diverge(format!(
+                        "the log holds {head} records, and this replica applied {}",
+                        engine.generation()
+                    ));
+                }
+            }
             let records = l.read_after(engine.generation())?;
             engine.contact(true);
-            if !records.is_empty() {
+            if let Some(last) = records.last() {
+                engine.saw(last.seq);
                 // Reads wait for the lock only while the records are pushed.
                 let limit = Instant::now() + Duration::from_secs(5);
-                if let Some(_exclusive) = engine.inner.database.try_write_until(limit)
-                    && let Err(e) = engine.apply(records, fetched)
-                {
-                    tracing::error!(target: "charon::replica", "{e}");
+                match engine.inner.database.try_write_until(limit) {
+                    Some(_exclusive) => {
+                        if let Err(e) = engine.apply(records, fetched) {
+                            tracing::error!(target: "charon::replica", "{e}");
+                        }
+                    }
+                    None => {
+                        tracing::warn!(target: "charon::replica", "the database lock was busy for 5 s; the records are applied at the next round")
+                    }
                 }
             }
             Ok::<_, crate::replica::LogError>(())

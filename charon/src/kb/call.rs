@@ -294,6 +294,18 @@ impl KnowledgeBase {
         })
     }
 
+    /// A replica that stopped (its state is not the log's) answers nothing, not even
+    /// from the cache.
+    pub(super) fn serving(&self, operation: &str) -> Result<(), CallError> {
+        match self.engine.stopped() {
+            Some(error) => Err(CallError::Engine {
+                operation: operation.to_string(),
+                error,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Runs a call, blocking the thread until it answers or a limit is hit.
     ///
     /// An integer past `i64`/`u64` in the answer is an error unless the build's
@@ -317,6 +329,7 @@ impl KnowledgeBase {
 
     pub(super) fn invoke_unmetered(&self, call: Call) -> Result<Answer, CallError> {
         let operation = self.call_op(&call)?.name.to_string();
+        self.serving(&operation)?;
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
@@ -364,6 +377,7 @@ impl KnowledgeBase {
         arrived: Instant,
     ) -> Result<Answer, CallError> {
         let operation = self.call_op(&call)?.name.to_string();
+        self.serving(&operation)?;
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }

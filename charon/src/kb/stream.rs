@@ -96,6 +96,7 @@ impl KnowledgeBase {
         mut on_solution: impl FnMut(Value) -> ControlFlow<()>,
     ) -> Result<StreamEnd, CallError> {
         let planned = self.plan_stream(name, args)?;
+        self.serving(name)?;
         let _admitted = super::call::admit(self, name.to_string()).inspect_err(|e| {
             self.metrics
                 .refused(planned.id.index(), crate::metrics::kind_of(e));

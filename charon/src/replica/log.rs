@@ -6,12 +6,13 @@
 //! ```sql
 //! CREATE TABLE T (seq bigint PRIMARY KEY, changes text NOT NULL,
 //!                 committed_at timestamptz NOT NULL DEFAULT clock_timestamp());
-//! CREATE TABLE T_base (id int PRIMARY KEY CHECK (id = 1), sha256 text NOT NULL,
+//! CREATE TABLE T_base (id int PRIMARY KEY CHECK (id = 1), fingerprint text NOT NULL,
 //!                      file text NOT NULL);
 //! ```
 //!
 //! The role needs `CREATE` on the schema the first time (or the tables made by an
-//! administrator), then `SELECT` and `INSERT` on both.
+//! administrator), then `SELECT` and `INSERT` on both. `T_base` holds the
+//! fingerprint (FNV-1a, 64 bits, and the length) of the file the log began on.
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -56,58 +57,78 @@ impl std::fmt::Debug for Log {
 /// rolled back when dropped.
 pub(crate) struct Write<'a> {
     client: MutexGuard<'a, Option<Client>>,
+    config: &'a ReplicaConfig,
     table: &'a str,
     channel: String,
     open: bool,
 }
 
 impl Log {
-    /// Connects, creates the tables if they are missing, and checks that the log
-    /// was started on this file (`sha256` of its bytes; `file` names it in the
-    /// error): a replica of another file would not agree with the others.
-    pub(crate) fn open(config: &ReplicaConfig, sha256: &str, file: &str) -> Result<Log, LogError> {
+    /// Connects, creates the tables if they are missing (unless the configuration
+    /// says they must exist), and checks that the log was started on this file
+    /// (`fingerprint` of its bytes; `file` names it in the error): a replica of
+    /// another file would not agree with the others.
+    pub(crate) fn open(
+        config: &ReplicaConfig,
+        fingerprint: &str,
+        file: &str,
+    ) -> Result<Log, LogError> {
         let table = &config.table;
+        // Lower case only: PostgreSQL folds unquoted names (of the table, and of the
+        // LISTEN channel) to lower case, where pg_notify and the lock's key would not.
         if table.is_empty()
             || table.len() > 40
             || !table
                 .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
             || table.as_bytes()[0].is_ascii_digit()
         {
             return Err(LogError(format!(
-                "the log's table name {table:?} must be 1 to 40 letters, digits or _ (not first)"
+                "the log's table name {table:?} must be 1 to 40 lower-case letters, digits \
+                 or _ (not a digit first)"
             )));
         }
         let mut client = connect(config)?;
+        if !config.create {
+            let found: Option<String> = client
+                .query_one("SELECT to_regclass($1)::text", &[&format!("{table}_base")])
+                .map_err(|e| failed("cannot look for the log", &e))?
+                .get(0);
+            if found.is_none() {
+                return Err(LogError(format!(
+                    "there is no log {table} in this database (check --replicate-table)"
+                )));
+            }
+        }
         client
             .batch_execute(&format!(
                 "CREATE TABLE IF NOT EXISTS {table} (seq bigint PRIMARY KEY, changes text NOT NULL, \
                  committed_at timestamptz NOT NULL DEFAULT clock_timestamp());\n\
                  CREATE TABLE IF NOT EXISTS {table}_base (id int PRIMARY KEY CHECK (id = 1), \
-                 sha256 text NOT NULL, file text NOT NULL);"
+                 fingerprint text NOT NULL, file text NOT NULL);"
             ))
             .map_err(|e| failed("cannot create the log's tables", &e))?;
         client
             .execute(
                 &format!(
-                    "INSERT INTO {table}_base (id, sha256, file) VALUES (1, $1, $2) \
+                    "INSERT INTO {table}_base (id, fingerprint, file) VALUES (1, $1, $2) \
                      ON CONFLICT (id) DO NOTHING"
                 ),
-                &[&sha256, &file],
+                &[&fingerprint, &file],
             )
             .map_err(|e| failed("cannot record the log's base", &e))?;
         let row = client
             .query_one(
-                &format!("SELECT sha256, file FROM {table}_base WHERE id = 1"),
+                &format!("SELECT fingerprint, file FROM {table}_base WHERE id = 1"),
                 &[],
             )
             .map_err(|e| failed("cannot read the log's base", &e))?;
         let (base, base_file): (String, String) = (row.get(0), row.get(1));
-        if base != sha256 {
+        if base != fingerprint {
             return Err(LogError(format!(
-                "the log {table} was started on another file ({base_file}, SHA-256 {base}) than \
-                 {file} (SHA-256 {sha256}): every replica must load the same file; to start a \
-                 new log on this one, use another table name"
+                "the log {table} was started on another file ({base_file}, fingerprint {base}) \
+                 than {file} (fingerprint {fingerprint}): every replica must load the same file; to \
+                 start a new log on this one, use another table name"
             )));
         }
         Ok(Log {
@@ -140,7 +161,9 @@ impl Log {
         let client = guard.as_mut().expect("connected above");
         let begun = client
             .batch_execute(&format!(
-                "BEGIN; SET LOCAL statement_timeout = {}; SELECT pg_advisory_xact_lock({});",
+                "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = {0}; \
+                 SET LOCAL idle_in_transaction_session_timeout = {0}; \
+                 SELECT pg_advisory_xact_lock({1});",
                 left.as_millis(),
                 self.key
             ))
@@ -149,6 +172,7 @@ impl Log {
             Ok(records) => Ok((
                 Write {
                     client: guard,
+                    config: &self.config,
                     table: &self.config.table,
                     channel: self.channel(),
                     open: true,
@@ -205,13 +229,21 @@ impl Write<'_> {
             )
             .and_then(|_| client.batch_execute("COMMIT"));
         self.open = false;
-        done.map_err(|e| {
-            let _ = client.batch_execute("ROLLBACK");
-            failed(
-                "the write could not be committed to the log, so it was not made",
-                &e,
-            )
-        })
+        let Err(e) = done else { return Ok(()) };
+        let _ = client.batch_execute("ROLLBACK");
+        // The commit may have happened with its answer lost: the log says.
+        let why = failed("the write's commit to the log failed", &e);
+        match committed(self.config, seq, changes) {
+            Ok(true) => {
+                tracing::warn!(target: "charon::replica", seq, "{why}, but the log holds the record: the write was made");
+                Ok(())
+            }
+            Ok(false) => Err(LogError(format!("{why}, so it was not made"))),
+            Err(unknown) => Err(LogError(format!(
+                "{why}, and whether it was made is not known ({unknown}): read before \
+                 writing it again"
+            ))),
+        }
     }
 }
 
@@ -247,6 +279,18 @@ impl Listener {
         Ok(())
     }
 
+    /// The number of the last record in the log (0 for none).
+    pub(crate) fn head(&mut self) -> Result<u64, LogError> {
+        let row = self
+            .client
+            .query_one(
+                &format!("SELECT coalesce(max(seq), 0) FROM {}", self.table),
+                &[],
+            )
+            .map_err(|e| failed("cannot read the log", &e))?;
+        Ok(row.get::<_, i64>(0).max(0) as u64)
+    }
+
     /// The records after `applied`, in order.
     pub(crate) fn read_after(&mut self, applied: u64) -> Result<Vec<Record>, LogError> {
         read_after(&mut self.client, &self.table, applied)
@@ -277,6 +321,21 @@ fn read_after(
         .collect())
 }
 
+/// Whether record `seq` is in the log with `changes`, asked on a connection of its
+/// own (the write's may be gone).
+fn committed(config: &ReplicaConfig, seq: u64, changes: &str) -> Result<bool, LogError> {
+    let mut client = connect(config)?;
+    let rows = client
+        .query(
+            &format!("SELECT changes FROM {} WHERE seq = $1", config.table),
+            &[&(seq as i64)],
+        )
+        .map_err(|e| failed("cannot read the log", &e))?;
+    Ok(rows
+        .first()
+        .is_some_and(|row| row.get::<_, &str>(0) == changes))
+}
+
 fn connect(config: &ReplicaConfig) -> Result<Client, LogError> {
     let mut pg: postgres::Config = config
         .url
@@ -285,10 +344,21 @@ fn connect(config: &ReplicaConfig) -> Result<Client, LogError> {
     if pg.get_connect_timeout().is_none() {
         pg.connect_timeout(CONNECT_TIMEOUT);
     }
-    // "relation … already exists, skipping" and the like are not worth a log line.
-    pg.options("-c client_min_messages=warning")
+    // "relation … already exists, skipping" and the like are not worth a log line;
+    // no statement waits for ever (a write's sets its own limit). The options of
+    // the connection string come first and stay.
+    let options = format!(
+        "{} -c client_min_messages=warning -c statement_timeout=30000",
+        pg.get_options().unwrap_or_default()
+    );
+    // A silent network fails the connection within seconds, never after the
+    // kernel's quarter of an hour of retransmissions.
+    pg.options(options.trim_start())
         .keepalives(true)
         .keepalives_idle(Duration::from_secs(10))
+        .keepalives_interval(Duration::from_secs(2))
+        .keepalives_retries(3)
+        .tcp_user_timeout(Duration::from_secs(15))
         .application_name("charon");
     pg.connect(NoTls)
         .map_err(|e| failed("cannot connect to PostgreSQL", &e))

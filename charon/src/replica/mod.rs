@@ -23,8 +23,10 @@
 //!
 //! The primary key on the record's number makes a second record of the same
 //! number impossible even without the lock, and the `base` row names the file the
-//! log was started on (its SHA-256 hash): a replica that loaded another file is
-//! refused at start.
+//! log was started on (a fingerprint of its bytes: FNV-1a and the length, which
+//! tells another file from this one, not a forgery): a replica that loaded another
+//! file is refused at start. A commit whose answer is lost is looked up in the log:
+//! the write is made if its record is there.
 //!
 //! # Joining
 //!
@@ -58,6 +60,9 @@ pub struct ReplicaConfig {
     /// replicas that share a knowledge base share it; another knowledge base on the
     /// same database uses another.
     pub table: String,
+    /// Whether the log's tables are created when they are missing (`false` for
+    /// `charon export`, which reads a log that must exist).
+    pub create: bool,
 }
 
 impl ReplicaConfig {
@@ -66,7 +71,14 @@ impl ReplicaConfig {
         ReplicaConfig {
             url: url.into(),
             table: "charon_log".into(),
+            create: true,
         }
+    }
+
+    /// The same, for a log that must exist already.
+    pub fn existing(mut self) -> ReplicaConfig {
+        self.create = false;
+        self
     }
 
     /// The same, with the log in `table`.
@@ -81,6 +93,7 @@ impl std::fmt::Debug for ReplicaConfig {
         f.debug_struct("ReplicaConfig")
             .field("url", &"(hidden)")
             .field("table", &self.table)
+            .field("create", &self.create)
             .finish()
     }
 }
