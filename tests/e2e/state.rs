@@ -468,7 +468,11 @@ fn concurrent_writers_lose_nothing_and_every_worker_sees_the_result() {
 /// value of every key.
 #[test]
 fn the_state_folded_into_new_bases_beside_the_writes_loses_nothing() {
-    let kb = KnowledgeBase::load_with(fixture("state/entries.pl"), optimised()).expect("loads");
+    // Correctness, not latency: under the whole test run a write may wait seconds
+    // for a recycled worker to restore a 2 MB base.
+    let mut patient = optimised();
+    patient.limits.time = std::time::Duration::from_secs(60);
+    let kb = KnowledgeBase::load_with(fixture("state/entries.pl"), patient).expect("loads");
     let value = |t: usize, i: usize| {
         let head = format!("t{t} w{i} 'q' \\ \n \u{2028} ");
         format!("{head}{}", "x".repeat(4096 - head.len()))
