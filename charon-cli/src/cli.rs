@@ -538,6 +538,11 @@ struct CallLimitArgs {
     /// --replicate-table library_log
     #[arg(long, value_name = "NAME", default_value = "charon_log")]
     replicate_table: String,
+    /// Take a snapshot of the log (and delete the records before the last one)
+    /// once the records since the last snapshot hold this many bytes and twice
+    /// the last snapshot's. Example: --replicate-compact-after 8388608
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    replicate_compact_after: u64,
 }
 
 impl CallLimitArgs {
@@ -571,7 +576,9 @@ impl CallLimitArgs {
             );
         };
         Ok(Some(
-            charon::ReplicaConfig::new(url.clone()).with_table(self.replicate_table.clone()),
+            charon::ReplicaConfig::new(url.clone())
+                .with_table(self.replicate_table.clone())
+                .with_compact_after(self.replicate_compact_after),
         ))
     }
 }

@@ -305,6 +305,187 @@ fn replicated_mode_refuses_what_replicas_could_not_share() {
     assert!(err.contains("--persist and replication"), "{err}");
 }
 
+/// A connection of the test's own, to look at the log and to tamper with it.
+fn pg() -> postgres::Client {
+    postgres::Client::connect(&pg_url(), postgres::NoTls).expect("connects")
+}
+
+/// Snapshots keep the log bounded: with a small threshold, many writes on two
+/// replicas leave one snapshot and a gapless run of the records after the one
+/// before it; a replica that joins afterwards finds the first records gone, loads
+/// the snapshot and the records after it, and has the same database (no
+/// acknowledged bump lost).
+#[test]
+fn snapshots_keep_the_log_bounded_and_rebuild_a_joining_replica() {
+    let _shared = shared();
+    let table = table("snap");
+    let path = fixture("replica/ledger.pl");
+    let compact_after = 1500;
+    let config = || {
+        let mut config = replicated(&table);
+        config.replica = config.replica.map(|r| r.with_compact_after(compact_after));
+        config
+    };
+    let replicas: Vec<KnowledgeBase> = (0..2)
+        .map(|_| KnowledgeBase::load_with(&path, config()).expect("joins"))
+        .collect();
+    let bumps = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            let (replicas, bumps) = (&replicas, &bumps);
+            s.spawn(move || {
+                let mut rng = Rng(0x5eed_0000 + t);
+                for i in 0..100 {
+                    let kb = &replicas[(rng.next() % 2) as usize];
+                    if rng.next().is_multiple_of(5) {
+                        let key = format!("k{}", rng.next() % 4);
+                        let value = format!("{} t{t} {i}", VALUES[(rng.next() % 7) as usize]);
+                        kb.call("put", &json!({"Key": key, "Value": value}))
+                            .expect("put");
+                    } else {
+                        kb.call("bump", &json!({})).expect("bump");
+                        bumps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let head = replicas
+        .iter()
+        .map(KnowledgeBase::generation)
+        .max()
+        .expect("two");
+    assert_eq!(head, 400, "every write is one record");
+    converge(&[&replicas[0], &replicas[1]], head);
+    // The snapshot the last writes made due is taken beside them: wait for it.
+    let mut client = pg();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (snapshot, parts, first, last, count, since, snapshot_bytes) = loop {
+        let row = client
+            .query_one(
+                &format!(
+                    "SELECT (SELECT coalesce(max(seq), 0) FROM {table}_snapshot), \
+                            (SELECT count(DISTINCT seq) FROM {table}_snapshot), \
+                            (SELECT min(seq) FROM {table}), (SELECT max(seq) FROM {table}), \
+                            (SELECT count(*) FROM {table}), \
+                            (SELECT coalesce(sum(octet_length(changes)), 0) FROM {table} \
+                             WHERE seq > (SELECT coalesce(max(seq), 0) FROM {table}_snapshot))::bigint, \
+                            (SELECT coalesce(sum(octet_length(changes)), 0) FROM {table}_snapshot)::bigint"
+                ),
+                &[],
+            )
+            .expect("the log reads");
+        let got: (i64, i64, i64, i64, i64, i64, i64) = (
+            row.get(0),
+            row.get(1),
+            row.get(2),
+            row.get(3),
+            row.get(4),
+            row.get(5),
+            row.get(6),
+        );
+        // Due once the records after the snapshot outgrow the threshold and
+        // twice the snapshot.
+        if got.5 <= (compact_after as i64).max(2 * got.6) || Instant::now() > deadline {
+            break got;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(parts, 1, "one snapshot is kept");
+    assert!(snapshot > 0, "no snapshot was taken");
+    assert_eq!(last, head as i64, "the newest record is kept");
+    assert_eq!(count, last - first + 1, "the records kept have no gap");
+    assert!(
+        first > 1 && first <= snapshot + 1,
+        "records up to the snapshot before the last are deleted: {first}..{last}, snapshot {snapshot}"
+    );
+    assert!(
+        since <= (compact_after as i64).max(2 * snapshot_bytes),
+        "{since} bytes of records after the snapshot at {snapshot} ({snapshot_bytes} bytes)"
+    );
+    let first_state = state(&replicas[0]);
+    assert_eq!(state(&replicas[1]), first_state, "two replicas differ");
+    let n = bumps.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        first_state
+            .as_array()
+            .expect("a list")
+            .contains(&json!(format!("counter({n})"))),
+        "{n} bumps: {first_state}"
+    );
+    // Record 1 is gone: a new replica must start from the snapshot.
+    let late = KnowledgeBase::load_with(&path, config()).expect("joins late");
+    assert_eq!(late.generation(), head);
+    let status = late.replica_status().expect("replicated");
+    assert_eq!(status.snapshot, snapshot as u64, "{status:?}");
+    assert_eq!(
+        state(&late),
+        first_state,
+        "the snapshot and the records after it"
+    );
+    // And it goes on as any replica: its writes reach the others.
+    late.call("bump", &json!({})).expect("bump");
+    converge(&[&replicas[0], &replicas[1]], head + 1);
+    assert_eq!(state(&replicas[0]), state(&late));
+}
+
+/// A replica never serves a state that is not the log's: a record that does not
+/// apply here (one a replica would have made differently), or a gap in the
+/// records, stops it — every call is refused with the reason, and /health says
+/// so.
+#[test]
+fn a_replica_stops_on_a_record_that_does_not_apply_or_a_gap() {
+    let _shared = shared();
+    let path = fixture("replica/ledger.pl");
+    let mut client = pg();
+    for (label, record, why) in [
+        (
+            "noapply",
+            "[retract(:(user,counter(999)))]",
+            "did not apply",
+        ),
+        ("gap", "[assertz(:(user,counter(5)))]", "lost records"),
+    ] {
+        let table = table(label);
+        let kb = KnowledgeBase::load_with(&path, replicated(&table)).expect("joins");
+        kb.call("bump", &json!({})).expect("bump");
+        let seq: i64 = if label == "gap" { 4 } else { 2 };
+        client
+            .execute(
+                &format!("INSERT INTO {table} (seq, changes) VALUES ($1, $2)"),
+                &[&seq, &record],
+            )
+            .expect("tampered");
+        // The follower polls; the record is applied at the next call.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let err = loop {
+            match kb.call("count", &json!({})) {
+                Err(e) => break e.to_string(),
+                Ok(_) => {
+                    assert!(Instant::now() < deadline, "{label}: still serving");
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+        };
+        assert!(err.contains(why), "{label}: {err}");
+        let status = kb.replica_status().expect("replicated");
+        assert!(
+            status.diverged.as_deref().is_some_and(|d| d.contains(why)),
+            "{label}: {status:?}"
+        );
+        let again = kb
+            .call("count", &json!({}))
+            .expect_err("stopped")
+            .to_string();
+        assert!(again.contains("stopped serving"), "{label}: {again}");
+        let write = kb
+            .call("bump", &json!({}))
+            .expect_err("stopped")
+            .to_string();
+        assert!(write.contains("stopped serving"), "{label}: {write}");
+    }
+}
+
 fn pg_ctl(action: &str) {
     let dir = std::env::var("CHARON_TEST_POSTGRES_DIR").expect("CHARON_TEST_POSTGRES_DIR");
     let status = std::process::Command::new(crate::util::root().join("scripts/postgres.sh"))

@@ -71,7 +71,12 @@ impl Engine {
     }
 
     /// Runs `job` in a thread named `name`, unless the one `flag` marks is running.
-    fn beside_writes(&self, flag: fn(&super::Inner) -> &AtomicBool, name: &str, job: fn(&Engine)) {
+    pub(super) fn beside_writes(
+        &self,
+        flag: fn(&super::Inner) -> &AtomicBool,
+        name: &str,
+        job: fn(&Engine),
+    ) {
         if flag(&self.inner).swap(true, Ordering::AcqRel) {
             return;
         }

@@ -85,6 +85,16 @@ impl History {
         number
     }
 
+    /// Appends changes as generation `number`, which may skip generations (a
+    /// replica's snapshot of the log, which comes in parts: every part has the
+    /// same number) but never goes back.
+    pub(super) fn push_at(&mut self, text: Arc<str>, number: u64) {
+        debug_assert!(number >= self.number);
+        self.number = self.number.max(number);
+        self.journal_bytes += text.len();
+        self.journal.push_back((number, text));
+    }
+
     /// Whether the journal has outgrown twice the base (and [`FOLD_AT`]): a new
     /// base is due.
     pub(super) fn rebase_due(&self) -> bool {
@@ -250,6 +260,23 @@ impl Engine {
         number
     }
 
+    /// Commits the parts of a snapshot of the replicated log (change lists that
+    /// recreate the whole state on the knowledge base as loaded) as generation
+    /// `number`: a worker behind it replays every part.
+    pub(super) fn commit_snapshot(&self, parts: Vec<Arc<str>>, number: u64) {
+        let mut h = self.history();
+        for part in parts {
+            h.push_at(part, number);
+        }
+        self.mark_changed(None, number);
+        self.inner.published.store(number, Ordering::Release);
+        let due = h.rebase_due();
+        drop(h);
+        if due {
+            self.rebase_if_due();
+        }
+    }
+
     /// Commits a write whose changes Charon could not see: `dump` (of the worker that
     /// ran it, see [`Engine::dump`]) becomes the new base.
     pub(super) fn commit_dump(&self, worker: &mut Worker, dump: Dump) {
@@ -279,6 +306,30 @@ impl Engine {
         done(worker.request(&request, remaining(deadline))?, "dump")?;
         tracing::debug!(target: "charon::engine", elapsed_us = started.elapsed().as_micros() as u64, "state dumped");
         Ok(dump)
+    }
+
+    /// `worker`'s whole state as change lists that recreate it on the knowledge
+    /// base as loaded (see `'$charon_snapshot'/3`), each a Prolog list without
+    /// its final `.`.
+    pub(super) fn snapshot(
+        &self,
+        worker: &mut Worker,
+        deadline: Instant,
+    ) -> Result<Vec<String>, Failure> {
+        let dump = self.new_dump();
+        let request = Request::Snapshot {
+            file: dump.0.display().to_string(),
+            modules: self.history().modules.clone(),
+        };
+        done(worker.request(&request, remaining(deadline))?, "snapshot")?;
+        let text = std::fs::read_to_string(&dump.0)
+            .map_err(|e| Failure::Died(format!("cannot read the snapshot: {e}")))?;
+        // One list per line: the writer escapes every line break inside a term.
+        Ok(text
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| changes_text(line).to_string())
+            .collect())
     }
 
     /// A fresh dump file name in the engine's private directory (nothing written).

@@ -182,6 +182,8 @@ struct Inner {
     folding: std::sync::atomic::AtomicBool,
     /// Whether a new base of the history is being dumped beside the writes.
     rebasing: std::sync::atomic::AtomicBool,
+    /// Set while a replica's snapshot of the log is taken (see `replicate`).
+    snapshotting: std::sync::atomic::AtomicBool,
     /// Replicated mode: the shared log (set once, at load).
     replica: std::sync::OnceLock<replicate::Replica>,
     /// Held by the work beside the writes that runs (a fold or a rebase): one at a
@@ -297,6 +299,7 @@ impl Engine {
                 fold: Mutex::new(()),
                 folding: std::sync::atomic::AtomicBool::new(false),
                 rebasing: std::sync::atomic::AtomicBool::new(false),
+                snapshotting: std::sync::atomic::AtomicBool::new(false),
                 rebases: AtomicU64::new(0),
                 beside: Mutex::new(()),
                 replica: std::sync::OnceLock::new(),
@@ -840,8 +843,10 @@ impl Engine {
                                 });
                             }
                             if saved.is_ok() {
+                                let bytes = text.len();
                                 self.commit_changes(&mut worker, text);
                                 self.fold_if_due();
+                                self.snapshot_if_due(bytes);
                             } else {
                                 // Not durable, so not made: the worker's state goes too.
                                 worker.generation = UNKNOWN;
@@ -896,6 +901,11 @@ impl Engine {
 
     fn failed(&self, worker: Worker, failure: Failure, limit: Duration) -> EngineError {
         self.discard(worker);
+        // A replica that stopped on this failure (a record that did not apply)
+        // says so, not that a worker stopped.
+        if let Some(stopped) = self.diverged() {
+            return stopped;
+        }
         match failure {
             Failure::Timeout => EngineError::TimeLimit(limit),
             Failure::Died(m) => EngineError::Crashed(m),

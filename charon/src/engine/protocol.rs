@@ -37,6 +37,9 @@ pub(crate) enum Request {
     /// Write the state calls can change (dynamic clauses of user, `modules` and every
     /// module a change touched; the blackboard) to `file`.
     Dump { file: String, modules: Vec<String> },
+    /// Write the same state to `file` as change lists that recreate it on the
+    /// knowledge base as loaded, one per line (the snapshot of a replicated log).
+    Snapshot { file: String, modules: Vec<String> },
     /// Replace that state with `file`'s.
     Restore { file: String, modules: Vec<String> },
     /// Apply changes recorded by other workers (text of a list of change lists).

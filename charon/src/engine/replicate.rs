@@ -1,7 +1,9 @@
 //! The engine's side of replicated mode (see `crate::replica`): a write runs inside
 //! a transaction of the shared log and is committed there before it is here; the
-//! records other replicas commit are applied by a thread of their own.
+//! records other replicas commit are applied by a thread of their own; the
+//! replica whose write makes a snapshot due takes it, beside the writes.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -12,10 +14,15 @@ use crate::replica::{Log, POLL, Record, ReplicaConfig, ReplicaStatus};
 pub(super) struct Replica {
     pub(super) log: Log,
     status: Mutex<Status>,
+    /// Bytes of the records applied here since the last snapshot this replica
+    /// knows of (the log's own count decides, see [`Engine::snapshot_if_due`]).
+    since_snapshot: AtomicU64,
+    compact_after: u64,
 }
 
 struct Status {
     head: u64,
+    snapshot: u64,
     connected: bool,
     last_contact: Instant,
     lag: Duration,
@@ -39,8 +46,11 @@ impl Engine {
             .map_err(|e| EngineError::Replica(e.0))?;
         let replica = Replica {
             log,
+            since_snapshot: AtomicU64::new(0),
+            compact_after: config.compact_after,
             status: Mutex::new(Status {
                 head: 0,
+                snapshot: 0,
                 connected: true,
                 last_contact: Instant::now(),
                 lag: Duration::ZERO,
@@ -72,6 +82,7 @@ impl Engine {
         Some(ReplicaStatus {
             applied,
             head: s.head.max(applied),
+            snapshot: s.snapshot,
             connected: s.connected,
             last_contact_secs: s.last_contact.elapsed().as_secs_f64(),
             lag_secs: s.lag.as_secs_f64(),
@@ -128,6 +139,32 @@ impl Engine {
     /// held, or no call running yet). `fetched`: when they were read, for the lag.
     pub(super) fn apply(&self, records: Vec<Record>, fetched: Instant) -> Result<(), EngineError> {
         let mut newest = None;
+        let parts = records.iter().take_while(|r| r.snapshot).count();
+        let mut records = records.into_iter();
+        if parts > 0 {
+            let snapshot: Vec<Record> = records.by_ref().take(parts).collect();
+            let seq = snapshot[0].seq;
+            if seq > self.generation() {
+                if let Some(bad) = snapshot
+                    .iter()
+                    .position(|p| p.seq != seq || crate::engine::changed_by(&p.changes).is_none())
+                {
+                    let why = format!(
+                        "part {} of the log's snapshot {seq} is not a change list",
+                        bad + 1
+                    );
+                    self.diverge(why.clone());
+                    return Err(EngineError::Replica(why));
+                }
+                newest = Some(snapshot[0].age);
+                self.commit_snapshot(
+                    snapshot.into_iter().map(|p| p.changes.into()).collect(),
+                    seq,
+                );
+                self.snapshot_known(seq);
+                tracing::info!(target: "charon::replica", seq, parts, "applied the log's snapshot");
+            }
+        }
         for record in records {
             let next = self.generation() + 1;
             if record.seq < next {
@@ -147,6 +184,11 @@ impl Engine {
                 self.diverge(why.clone());
                 return Err(EngineError::Replica(why));
             }
+            if let Some(replica) = self.replica() {
+                replica
+                    .since_snapshot
+                    .fetch_add(record.changes.len() as u64, Ordering::Relaxed);
+            }
             self.commit_text(record.changes.into());
             newest = Some(record.age);
         }
@@ -157,6 +199,83 @@ impl Engine {
                 s.lag = age + fetched.elapsed();
             }
         }
+        Ok(())
+    }
+}
+
+impl Engine {
+    /// Records that the log holds a snapshot at `seq`.
+    fn snapshot_known(&self, seq: u64) {
+        if let Some(replica) = self.replica() {
+            replica.since_snapshot.store(0, Ordering::Relaxed);
+            let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+            s.snapshot = s.snapshot.max(seq);
+        }
+    }
+
+    /// After this replica committed a write of `bytes`: once the records since
+    /// the last snapshot may have outgrown [`ReplicaConfig::compact_after`], takes
+    /// a snapshot in a thread of its own (see `crate::replica`), unless one runs.
+    pub(super) fn snapshot_if_due(&self, bytes: usize) {
+        let Some(replica) = self.replica() else {
+            return;
+        };
+        let since = replica
+            .since_snapshot
+            .fetch_add(bytes as u64, Ordering::Relaxed)
+            + bytes as u64;
+        if since > replica.compact_after {
+            self.beside_writes(|inner| &inner.snapshotting, "charon-snapshot", |engine| {
+                if let Err(e) = engine.take_snapshot() {
+                    tracing::warn!(target: "charon::replica", "no snapshot of the log was taken: {e}");
+                }
+            });
+        }
+    }
+
+    /// Takes the log's snapshot if the log says it is due: the state of a worker
+    /// brought up to date with no lock held (every generation here is a committed
+    /// record), stored in place of the last snapshot.
+    fn take_snapshot(&self) -> Result<(), EngineError> {
+        let replica = self.replica().expect("snapshots only when replicated");
+        let Some(compaction) = replica
+            .log
+            .compaction()
+            .map_err(|e| EngineError::Replica(e.0))?
+        else {
+            return Ok(()); // another replica is taking one
+        };
+        replica
+            .since_snapshot
+            .store(compaction.since_bytes, Ordering::Relaxed);
+        if compaction.since_bytes <= replica.compact_after.max(2 * compaction.last_bytes) {
+            return Ok(());
+        }
+        let limit = self.inner.config.load_timeout.max(Duration::from_secs(120));
+        let deadline = Instant::now() + limit;
+        let started = Instant::now();
+        let mut worker = match self.try_acquire_furthest_behind() {
+            Some(worker) => worker,
+            None => self.acquire(deadline)?,
+        };
+        if let Err(f) = self.sync(&mut worker, deadline) {
+            return Err(self.failed(worker, f, limit));
+        }
+        let seq = worker.generation;
+        let parts = match self.snapshot(&mut worker, deadline) {
+            Ok(parts) => parts,
+            Err(f) => return Err(self.failed(worker, f, limit)),
+        };
+        self.release(worker);
+        if seq <= compaction.last {
+            return Ok(());
+        }
+        let bytes: usize = parts.iter().map(String::len).sum();
+        let deleted = compaction
+            .store(seq, &parts)
+            .map_err(|e| EngineError::Replica(e.0))?;
+        self.snapshot_known(seq);
+        tracing::info!(target: "charon::replica", seq, parts = parts.len(), bytes, deleted, elapsed_ms = started.elapsed().as_millis() as u64, "took the log's snapshot");
         Ok(())
     }
 }

@@ -478,6 +478,9 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
         Request::Cancel { .. } => unreachable!("cancellations are taken by the queue"),
         Request::Fork {} => unreachable!("forks are served by `serve_on`"),
         Request::Dump { file, modules } => file_op(machine, "'$charon_dump'", &file, &modules),
+        Request::Snapshot { file, modules } => {
+            file_op(machine, "'$charon_snapshot'", &file, &modules)
+        }
         Request::Restore { file, modules } => {
             file_op(machine, "'$charon_restore'", &file, &modules)
         }

@@ -484,6 +484,37 @@
     write(S, ' .'),
     nl(S).
 
+% '$charon_snapshot'(+File, +Modules, -Result): writes the same state as
+% '$charon_dump'/3, as change lists that recreate it on the knowledge base as loaded
+% (the snapshot of a replicated log, applied like any record): for each dynamic
+% predicate, retractall(M:H), then assertz(M:C) of each clause (or, for one with
+% none, an assertz and a retract that declare it); then bb_put(K, V) of each key.
+% One list of at most 256 changes per line, so that no replayed text is long.
+'$charon_snapshot'(File, Ms, R) :-
+    catch('$charon_snapshot_'(File, Ms), E, true),
+    ( var(E) -> R = ok ; R = exception(E) ).
+'$charon_snapshot_'(File, Ms0) :-
+    '$charon_modules'(Ms0, Ms),
+    setup_call_cleanup(
+        open(File, write, S),
+        ( forall(( member(M, Ms), '$charon_dynamic'(M, H0) ),
+                 ( functor(H0, N, A), functor(H, N, A),
+                   findall(assertz(M:(H :- B)), '$charon_clause'(M, H, B), Cs0),
+                   ( Cs0 == [] -> Cs = [assertz(M:H), retract(M:H)] ; Cs = Cs0 ),
+                   '$charon_put_parts'(S, [retractall(M:H)|Cs]) )),
+          findall(bb_put(K, V), ( '$charon_bb_key'(K), bb_get(K, V) ), Bs),
+          '$charon_put_parts'(S, Bs) ),
+        close(S)).
+'$charon_put_parts'(S, Cs) :-
+    (   Cs == [] -> true
+    ;   '$charon_take'(256, Cs, Part, Rest),
+        '$charon_put'(S, Part),
+        '$charon_put_parts'(S, Rest)
+    ).
+'$charon_take'(0, Cs, [], Cs) :- !.
+'$charon_take'(_, [], [], []) :- !.
+'$charon_take'(N, [C|Cs], [C|P], R) :- N1 is N - 1, '$charon_take'(N1, Cs, P, R).
+
 % '$charon_restore'(+File, +Modules, -Result): replaces the dynamic database with
 % File's.
 '$charon_restore'(File, Ms, R) :-

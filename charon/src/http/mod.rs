@@ -447,6 +447,7 @@ fn liveness(kb: &KnowledgeBase, reload: Option<&ReloadState>) -> Value {
         body["replica"] = json!({
             "applied": replica.applied,
             "head": replica.head,
+            "snapshot": replica.snapshot,
             "connected": replica.connected,
             "last_contact_secs": replica.last_contact_secs,
             "lag_secs": replica.lag_secs,

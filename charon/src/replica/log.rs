@@ -8,11 +8,25 @@
 //!                 committed_at timestamptz NOT NULL DEFAULT clock_timestamp());
 //! CREATE TABLE T_base (id int PRIMARY KEY CHECK (id = 1), fingerprint text NOT NULL,
 //!                      file text NOT NULL);
+//! CREATE TABLE T_snapshot (seq bigint, part int, changes text NOT NULL,
+//!                          taken_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+//!                          PRIMARY KEY (seq, part));
 //! ```
 //!
 //! The role needs `CREATE` on the schema the first time (or the tables made by an
-//! administrator), then `SELECT` and `INSERT` on both. `T_base` holds the
-//! fingerprint (FNV-1a, 64 bits, and the length) of the file the log began on.
+//! administrator), then `SELECT` and `INSERT` on the three, and `DELETE` on `T` and
+//! `T_snapshot`. `T_base` holds the fingerprint (FNV-1a, 64 bits, and the length)
+//! of the file the log began on.
+//!
+//! # Snapshots
+//!
+//! `T_snapshot` holds the state at one record `S` as change lists (its parts, in
+//! order) that recreate it on the file as loaded, so a replica rebuilds from the
+//! file, the snapshot and the records after it. A new snapshot replaces the last
+//! one, and the records up to that last one are deleted with it: the log keeps the
+//! records of two snapshots' spans at most, and a replica less than one span behind
+//! replays records, never the whole state. The records it keeps are always a run
+//! without gaps, ending at the newest.
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -28,6 +42,9 @@ pub(crate) struct Record {
     pub(crate) seq: u64,
     pub(crate) changes: String,
     pub(crate) age: Duration,
+    /// A part of the snapshot at `seq` (the parts come first, in order), not a
+    /// record.
+    pub(crate) snapshot: bool,
 }
 
 /// Why the log could not be read or written.
@@ -105,7 +122,10 @@ impl Log {
                 "CREATE TABLE IF NOT EXISTS {table} (seq bigint PRIMARY KEY, changes text NOT NULL, \
                  committed_at timestamptz NOT NULL DEFAULT clock_timestamp());\n\
                  CREATE TABLE IF NOT EXISTS {table}_base (id int PRIMARY KEY CHECK (id = 1), \
-                 fingerprint text NOT NULL, file text NOT NULL);"
+                 fingerprint text NOT NULL, file text NOT NULL);\n\
+                 CREATE TABLE IF NOT EXISTS {table}_snapshot (seq bigint, part int, \
+                 changes text NOT NULL, taken_at timestamptz NOT NULL DEFAULT clock_timestamp(), \
+                 PRIMARY KEY (seq, part));"
             ))
             .map_err(|e| failed("cannot create the log's tables", &e))?;
         client
@@ -258,6 +278,101 @@ impl Drop for Write<'_> {
     }
 }
 
+/// The right to store the log's next snapshot: a connection holding the
+/// snapshot lock (one replica at a time takes one), and where the log stands.
+pub(crate) struct Compaction {
+    client: Client,
+    table: String,
+    /// The newest snapshot's record (0 for none), and the bytes of its parts.
+    pub(crate) last: u64,
+    pub(crate) last_bytes: u64,
+    /// The bytes of the records after it.
+    pub(crate) since_bytes: u64,
+}
+
+impl Log {
+    /// The snapshot lock and where the log stands, on a connection of its own;
+    /// `None` when another replica holds the lock (it is taking one).
+    pub(crate) fn compaction(&self) -> Result<Option<Compaction>, LogError> {
+        let mut client = connect(&self.config)?;
+        let table = &self.config.table;
+        // A lock of the session: let go when the connection closes, whatever
+        // happens to this replica.
+        let locked: bool = client
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&(self.key ^ 1)])
+            .map_err(|e| failed("cannot take the snapshot lock", &e))?
+            .get(0);
+        if !locked {
+            return Ok(None);
+        }
+        let row = client
+            .query_one(
+                &format!(
+                    "WITH last AS (SELECT coalesce(max(seq), 0) AS seq FROM {table}_snapshot) \
+                     SELECT last.seq, \
+                       (SELECT coalesce(sum(octet_length(changes)), 0) FROM {table}_snapshot \
+                        WHERE seq = last.seq)::bigint, \
+                       (SELECT coalesce(sum(octet_length(changes)), 0) FROM {table} \
+                        WHERE seq > last.seq)::bigint \
+                     FROM last"
+                ),
+                &[],
+            )
+            .map_err(|e| failed("cannot read the log's size", &e))?;
+        let count = |i: usize| row.get::<_, i64>(i).max(0) as u64;
+        Ok(Some(Compaction {
+            last: count(0),
+            last_bytes: count(1),
+            since_bytes: count(2),
+            client,
+            table: table.clone(),
+        }))
+    }
+}
+
+impl Compaction {
+    /// Stores `parts` as the snapshot at record `seq`, in place of the last one,
+    /// and deletes the records up to the last one; returns how many were deleted.
+    pub(crate) fn store(mut self, seq: u64, parts: &[String]) -> Result<u64, LogError> {
+        let table = &self.table;
+        let seq = i64::try_from(seq).map_err(|_| LogError("the log is full".into()))?;
+        let mut txn = self
+            .client
+            .transaction()
+            .map_err(|e| failed("cannot store the snapshot", &e))?;
+        let stored = (|| {
+            txn.execute(
+                &format!(
+                    "INSERT INTO {table}_snapshot (seq, part, changes) \
+                     SELECT $1, ord::int, changes FROM unnest($2::text[]) WITH ORDINALITY AS p(changes, ord)"
+                ),
+                &[&seq, &parts],
+            )?;
+            // The last snapshot's records go; the snapshots before this one go.
+            let deleted = txn.execute(
+                &format!(
+                    "DELETE FROM {table} WHERE seq <= \
+                     (SELECT coalesce(max(seq), 0) FROM {table}_snapshot WHERE seq < $1)"
+                ),
+                &[&seq],
+            )?;
+            txn.execute(
+                &format!("DELETE FROM {table}_snapshot WHERE seq < $1"),
+                &[&seq],
+            )?;
+            Ok::<_, postgres::Error>(deleted)
+        })();
+        match stored {
+            Ok(deleted) => {
+                txn.commit()
+                    .map_err(|e| failed("cannot store the snapshot", &e))?;
+                Ok(deleted)
+            }
+            Err(e) => Err(failed("cannot store the snapshot", &e)),
+        }
+    }
+}
+
 /// A connection that waits for the log's notifications.
 pub(crate) struct Listener {
     client: Client,
@@ -279,12 +394,17 @@ impl Listener {
         Ok(())
     }
 
-    /// The number of the last record in the log (0 for none).
+    /// The number of the last record in the log, or of its snapshot if that
+    /// is newer (0 for none).
     pub(crate) fn head(&mut self) -> Result<u64, LogError> {
+        let table = &self.table;
         let row = self
             .client
             .query_one(
-                &format!("SELECT coalesce(max(seq), 0) FROM {}", self.table),
+                &format!(
+                    "SELECT greatest((SELECT coalesce(max(seq), 0) FROM {table}), \
+                     (SELECT coalesce(max(seq), 0) FROM {table}_snapshot))"
+                ),
                 &[],
             )
             .map_err(|e| failed("cannot read the log", &e))?;
@@ -298,6 +418,9 @@ impl Listener {
     }
 }
 
+/// The records after `applied`, in order, preceded by the parts of the snapshot
+/// when the log no longer holds the record after `applied` (it was deleted with a
+/// snapshot): one statement, so the two are of one moment of the log.
 fn read_after(
     client: &mut Client,
     table: &str,
@@ -306,8 +429,17 @@ fn read_after(
     let after = i64::try_from(applied).unwrap_or(i64::MAX);
     let rows = client.query(
         &format!(
-            "SELECT seq, changes, extract(epoch FROM clock_timestamp() - committed_at)::float8 \
-             FROM {table} WHERE seq > $1 ORDER BY seq"
+            "SELECT seq, changes, age, snapshot FROM ( \
+               SELECT seq, part, changes, \
+                 extract(epoch FROM clock_timestamp() - taken_at)::float8 AS age, true AS snapshot \
+               FROM {table}_snapshot \
+               WHERE seq = (SELECT max(seq) FROM {table}_snapshot) AND seq > $1 \
+                 AND NOT EXISTS (SELECT 1 FROM {table} WHERE seq = $1 + 1) \
+               UNION ALL \
+               SELECT seq, 0, changes, \
+                 extract(epoch FROM clock_timestamp() - committed_at)::float8, false \
+               FROM {table} WHERE seq > $1 \
+             ) AS log ORDER BY snapshot DESC, seq, part"
         ),
         &[&after],
     )?;
@@ -317,6 +449,7 @@ fn read_after(
             seq: row.get::<_, i64>(0).max(0) as u64,
             changes: row.get(1),
             age: Duration::from_secs_f64(row.get::<_, f64>(2).max(0.0)),
+            snapshot: row.get(3),
         })
         .collect())
 }

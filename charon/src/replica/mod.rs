@@ -31,10 +31,23 @@
 //! # Joining
 //!
 //! A replica that starts (or restarts after a crash) loads the file, applies the
-//! whole log, and is ready (`GET /health/ready`) only once it has caught up. While
+//! log's snapshot if the log has one and no longer holds the records before it,
+//! then the records after, and is ready (`GET /health/ready`) only once it has caught up. While
 //! PostgreSQL cannot be reached, writes fail at once (503 with `Retry-After`),
 //! reads go on from the state as last applied, and the lag grows; when it is back,
 //! the replica catches up without a restart.
+//!
+//! # Snapshots
+//!
+//! Once the records since the last snapshot outgrow [`ReplicaConfig::compact_after`]
+//! bytes (and twice the last snapshot), the replica whose write made it so takes
+//! one beside the writes: an idle worker writes its state at some record `S` as
+//! change lists — the same records as any write's, `retractall` and `assertz` of
+//! every dynamic predicate, `bb_put` of every key — and they replace the last
+//! snapshot in PostgreSQL, in one transaction with the deletion of the records up
+//! to that last one. So the log stays about three times the state at most, and a
+//! replica is always rebuilt from the file, the snapshot and the records after it.
+//! The tables are described in `log`.
 //!
 //! # What cannot be replicated
 //!
@@ -63,6 +76,10 @@ pub struct ReplicaConfig {
     /// Whether the log's tables are created when they are missing (`false` for
     /// `charon export`, which reads a log that must exist).
     pub create: bool,
+    /// A snapshot is taken once the records after the last one hold more than
+    /// this many bytes of change text (and more than twice the last snapshot);
+    /// default 1 MiB.
+    pub compact_after: u64,
 }
 
 impl ReplicaConfig {
@@ -72,7 +89,15 @@ impl ReplicaConfig {
             url: url.into(),
             table: "charon_log".into(),
             create: true,
+            compact_after: 1 << 20,
         }
+    }
+
+    /// The same, taking snapshots after `bytes` of records (see
+    /// [`ReplicaConfig::compact_after`]).
+    pub fn with_compact_after(mut self, bytes: u64) -> ReplicaConfig {
+        self.compact_after = bytes;
+        self
     }
 
     /// The same, for a log that must exist already.
@@ -94,6 +119,7 @@ impl std::fmt::Debug for ReplicaConfig {
             .field("url", &"(hidden)")
             .field("table", &self.table)
             .field("create", &self.create)
+            .field("compact_after", &self.compact_after)
             .finish()
     }
 }
@@ -106,6 +132,9 @@ pub struct ReplicaStatus {
     pub applied: u64,
     /// The last record known to be in the log.
     pub head: u64,
+    /// The record of the newest snapshot this replica took or applied (0 for
+    /// none).
+    pub snapshot: u64,
     /// Whether the last exchange with PostgreSQL succeeded.
     pub connected: bool,
     /// Seconds since PostgreSQL last answered this replica.
