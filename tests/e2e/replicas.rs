@@ -486,6 +486,50 @@ fn a_replica_stops_on_a_record_that_does_not_apply_or_a_gap() {
     }
 }
 
+/// Workers that must load the file again (the template is gone) never load
+/// another file than the one the log began on: while it is edited, calls are
+/// refused with the reason; once it is put back, they are served again, with the
+/// log's state.
+#[test]
+fn a_replica_never_loads_an_edited_file_again() {
+    use crate::template::{idle_workers, kill, parent_of};
+    let _shared = shared();
+    let table = table("edited");
+    let dir = TempDir::new("replica-edited");
+    let path = dir.0.join("ledger.pl");
+    std::fs::copy(fixture("replica/ledger.pl"), &path).expect("copy");
+    let kb = KnowledgeBase::load_with(&path, replicated(&table)).expect("joins");
+    kb.call("bump", &json!({})).expect("bump");
+    let original = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(&path, original.replace("counter(0).", "counter(100).")).expect("edit");
+    let pids = idle_workers(&kb, 2);
+    kill(parent_of(pids[0]));
+    for pid in pids {
+        kill(pid);
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let err = loop {
+        match kb.call("count", &json!({})) {
+            Err(e) if e.to_string().contains("changed since") => break e.to_string(),
+            // A killed worker, found out by the call that meets it.
+            Err(e) => assert!(Instant::now() < deadline, "no refusal: {e}"),
+            Ok(n) => panic!("answered {n} with every worker gone"),
+        }
+    };
+    assert!(err.contains("put it back"), "{err}");
+    std::fs::write(&path, &original).expect("put back");
+    // Workers are started again with back-off: the next one comes within seconds.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let count = loop {
+        match kb.call("count", &json!({})) {
+            Ok(n) => break n,
+            Err(e) => assert!(Instant::now() < deadline, "not served again: {e}"),
+        }
+    };
+    assert_eq!(count, json!(1), "the log's state");
+    assert_eq!(kb.call("bump", &json!({})).expect("bump"), json!(2));
+}
+
 fn pg_ctl(action: &str) {
     let dir = std::env::var("CHARON_TEST_POSTGRES_DIR").expect("CHARON_TEST_POSTGRES_DIR");
     let status = std::process::Command::new(crate::util::root().join("scripts/postgres.sh"))

@@ -19,12 +19,12 @@ fn proc_field(pid: u32, file: &str, field: &str) -> Option<u64> {
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
 }
 
-fn parent_of(pid: u32) -> u32 {
+pub(crate) fn parent_of(pid: u32) -> u32 {
     proc_field(pid, "status", "PPid").unwrap_or_else(|| panic!("process {pid} is gone")) as u32
 }
 
 /// The pids of the knowledge base's workers once `n` of them are idle.
-fn idle_workers(kb: &KnowledgeBase, n: usize) -> Vec<u32> {
+pub(crate) fn idle_workers(kb: &KnowledgeBase, n: usize) -> Vec<u32> {
     let started = Instant::now();
     loop {
         let pids = kb.idle_worker_pids();
@@ -40,7 +40,7 @@ fn idle_workers(kb: &KnowledgeBase, n: usize) -> Vec<u32> {
     }
 }
 
-fn kill(pid: u32) {
+pub(crate) fn kill(pid: u32) {
     let status = std::process::Command::new("kill")
         .args(["-9", &pid.to_string()])
         .status()

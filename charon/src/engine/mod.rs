@@ -182,6 +182,9 @@ struct Inner {
     folding: std::sync::atomic::AtomicBool,
     /// Whether a new base of the history is being dumped beside the writes.
     rebasing: std::sync::atomic::AtomicBool,
+    /// Why workers cannot be started now, when a call should hear it rather than
+    /// wait for one (replicated mode: the file is no longer the log's).
+    cannot_start: Mutex<Option<EngineError>>,
     /// Set while a replica's snapshot of the log is taken (see `replicate`).
     snapshotting: std::sync::atomic::AtomicBool,
     /// Replicated mode: the shared log (set once, at load).
@@ -300,6 +303,7 @@ impl Engine {
                 folding: std::sync::atomic::AtomicBool::new(false),
                 rebasing: std::sync::atomic::AtomicBool::new(false),
                 snapshotting: std::sync::atomic::AtomicBool::new(false),
+                cannot_start: Mutex::new(None),
                 rebases: AtomicU64::new(0),
                 beside: Mutex::new(()),
                 replica: std::sync::OnceLock::new(),
@@ -668,6 +672,7 @@ impl Engine {
                 }
             }
         }
+        self.check_replicated_file()?;
         let before = self.inner.file_epoch.load(Ordering::Acquire);
         let generation = self.inner.file_generation.load(Ordering::Acquire);
         let mut t = Template::start(

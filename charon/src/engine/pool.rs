@@ -48,7 +48,14 @@ impl Engine {
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                return Err(EngineError::Waited(self.inner.config.limits.time));
+                let why = self
+                    .inner
+                    .cannot_start
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                return Err(why
+                    .clone()
+                    .unwrap_or(EngineError::Waited(self.inner.config.limits.time)));
             }
             idle = self
                 .inner
@@ -184,6 +191,16 @@ impl Engine {
                     }
                 }
             });
+            let mut why = self
+                .inner
+                .cannot_start
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            *why = match &started {
+                Err(e @ EngineError::Replica(_)) => Some(e.clone()),
+                _ => None,
+            };
+            drop(why);
             match started {
                 Ok(w) => return w,
                 Err(e) => {

@@ -18,6 +18,8 @@ pub(super) struct Replica {
     /// knows of (the log's own count decides, see [`Engine::snapshot_if_due`]).
     since_snapshot: AtomicU64,
     compact_after: u64,
+    /// The fingerprint of the file the log began on.
+    fingerprint: String,
 }
 
 struct Status {
@@ -48,6 +50,7 @@ impl Engine {
             log,
             since_snapshot: AtomicU64::new(0),
             compact_after: config.compact_after,
+            fingerprint: fingerprint.to_string(),
             status: Mutex::new(Status {
                 head: 0,
                 snapshot: 0,
@@ -67,6 +70,27 @@ impl Engine {
             .name("charon-replica".into())
             .spawn(move || follow(weak, Some(listener)))
             .map_err(|e| EngineError::Replica(format!("cannot start following the log: {e}")))?;
+        Ok(())
+    }
+
+    /// In replicated mode, before workers load the knowledge base again (a new
+    /// template): the file must still be the one the log began on, or they would
+    /// apply the log to another state. Nothing is served until it is put back.
+    pub(super) fn check_replicated_file(&self) -> Result<(), EngineError> {
+        let Some(replica) = self.replica() else {
+            return Ok(());
+        };
+        let bytes = std::fs::read(&self.inner.files.kb).map_err(|e| {
+            EngineError::Replica(format!("cannot read the knowledge base again: {e}"))
+        })?;
+        if crate::replica::fingerprint(&bytes) != replica.fingerprint {
+            return Err(EngineError::Replica(format!(
+                "{} changed since this replica loaded it, and the log began on the file as \
+                 it was: put it back (or start a new log on the new file, with another \
+                 --replicate-table)",
+                self.inner.files.kb.display()
+            )));
+        }
         Ok(())
     }
 

@@ -447,7 +447,7 @@ impl KnowledgeBase {
             replicable(&engine, &report, &effects, single_worker.as_deref())
                 .map_err(LoadError::Replica)?;
             let bytes = std::fs::read(&abs).map_err(|e| LoadError::Replica(e.to_string()))?;
-            let fingerprint = format!("{:016x}-{}", crate::persist::fnv(&bytes), bytes.len());
+            let fingerprint = crate::replica::fingerprint(&bytes);
             engine
                 .enable_replica(&replica, &fingerprint, &display)
                 .map_err(|e| LoadError::Replica(e.to_string()))?;
