@@ -20,6 +20,14 @@
 #               both on one replica (--workers 2), then one on each of two
 #               replicas (--workers 1 each): the same cores, served by one process
 #               or by two.
+#   snapshot    the ledger with SNAPSHOT_FACTS more entry/2 facts (strings): the time
+#               `charon http --workers 2` takes to be ready on it alone; replica A
+#               (--replicate-compact-after 4096) takes 200 writes, the first ~25 of
+#               which make a snapshot of the whole state due: its time, size and
+#               parts (A's log), and the writes' latency while it is taken; then the
+#               records up to the snapshot are deleted, as the next snapshot would
+#               delete them (psql), and replica B joins: its time to be ready
+#               (load, snapshot, records) beside the plain load.
 # Loopback, everything on this one machine: PostgreSQL, the replicas and the load
 # share its cores.
 #
@@ -30,7 +38,7 @@
 #   scripts/bench-replicas.sh                 # builds charon-cli; ~3 min
 #   SKIP_BUILD=1 WRITES=200 scripts/bench-replicas.sh
 # Environment (defaults in brackets): WRITES [1000], CLIENTS [4], LAG [300],
-#   DURATION [10], BENCH_OUT [a new temporary folder], SKIP_BUILD [0], CHARON_BIN.
+#   DURATION [10], SNAPSHOT_FACTS [100000; 0 skips the phase], BENCH_OUT [a new temporary folder], SKIP_BUILD [0], CHARON_BIN.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -130,6 +138,64 @@ serve reads-b "$KB" --replicate --replicate-table bench_reads --workers 1 --answ
 r=$(reads two "$A" "$B"); record reads two "$r"
 stop_all
 
+SNAPSHOT_FACTS=${SNAPSHOT_FACTS:-100000}
+# ready NAME ARGS...: like serve, until /health/ready; sets SERVED, and READY_S to
+# the seconds it took.
+ready() {
+  local name=$1; shift
+  PORT=$((PORT + 1))
+  local t0; t0=$(date +%s.%N)
+  "$BIN" http "$@" --port "$PORT" --log info > "$BENCH_OUT/$name.log" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 3000); do
+    if curl -sf "http://127.0.0.1:$PORT/health/ready" >/dev/null; then
+      SERVED=$PORT
+      READY_S=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))" "$t0" "$(date +%s.%N)")
+      return
+    fi
+    sleep 0.1
+  done
+  log "$name did not get ready"; cat "$BENCH_OUT/$name.log" >&2; exit 1
+}
+if [ "$SNAPSHOT_FACTS" -gt 0 ]; then
+  log "snapshot at $SNAPSHOT_FACTS facts"
+  BIG=$BENCH_OUT/big.pl
+  python3 - "$SNAPSHOT_FACTS" "$BIG" <<'PY'
+import sys
+n, out = int(sys.argv[1]), sys.argv[2]
+with open(out, "w") as f:
+    f.write(open("tests/kbs/replica/ledger.pl").read() + "\n")
+    f.writelines(f'entry(k{i}, "Title {i}").\n' for i in range(n))
+PY
+  ready plain "$BIG" --workers 2; plain=$READY_S; stop_all
+  ready snap-a "$BIG" --replicate --replicate-table bench_snap --replicate-compact-after 4096 --workers 2
+  A=$SERVED joined_a=$READY_S
+  r=$(python3 bench/replica/load.py latency "$A" 200); record latency snapshot "$r"
+  for _ in $(seq 1 1200); do grep -q "took the log's snapshot" "$BENCH_OUT/snap-a.log" && break; sleep 0.1; done
+  taken=$(grep -m1 "took the log's snapshot" "$BENCH_OUT/snap-a.log" | python3 -c "
+import json, re, sys
+line = sys.stdin.read()
+print(json.dumps({k: int(v) for k, v in re.findall(r'(seq|parts|bytes|elapsed_ms)=(\d+)', line)}))")
+  [ -n "$taken" ] || { log "no snapshot was taken"; exit 1; }
+  PSQL=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql
+  "$PSQL" "$CHARON_REPLICATE_URL" -qAtc "DELETE FROM bench_snap WHERE seq <= (SELECT max(seq) FROM bench_snap_snapshot)"
+  ready snap-b "$BIG" --replicate --replicate-table bench_snap --workers 2
+  B=$SERVED joined_b=$READY_S
+  grep -q "applied the log's snapshot" "$BENCH_OUT/snap-b.log" || { log "B did not load the snapshot"; exit 1; }
+  same=$(python3 - "$A" "$B" <<'PY'
+import json, sys, urllib.request
+def get(port, key):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/get", json.dumps({"Key": key}).encode(), {"Content-Type": "application/json"})
+    return urllib.request.urlopen(req).read()
+print(all(get(sys.argv[1], k) == get(sys.argv[2], k) for k in ["k0", "k7", "k49", "k99"]))
+PY
+)
+  [ "$same" = True ] || { log "A and B answer differently"; exit 1; }
+  record snapshot taken "$taken"
+  record ready "$SNAPSHOT_FACTS" "{\"plain_s\": $plain, \"first_replica_s\": $joined_a, \"from_snapshot_s\": $joined_b}"
+  stop_all
+fi
+
 python3 - "$RESULTS" "$WRITES" "$CLIENTS" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -149,5 +215,19 @@ print("|---|---|---|---|")
 print(f"| one replica, 2 workers | {one['rps']:.0f} | {one['p99_ms']:.2f} | {one['non2xx']} |")
 print(f"| two replicas, 1 worker each | {two['rps']:.0f} | {two['p99_ms']:.2f} | {two['non2xx']} |")
 print(f"\nTwo replicas ÷ one: {two['rps'] / one['rps']:.2f}.")
+snap = [r for r in rows if r["measure"] == "snapshot"]
+if snap:
+    t, l = snap[0]["result"], get("latency", "snapshot")
+    ready = next(r for r in rows if r["measure"] == "ready")
+    n, rd = ready["mode"], ready["result"]
+    print()
+    print(f"Snapshot at {n} facts: record {t['seq']}, {t['bytes'] / 1e6:.1f} MB in {t['parts']} parts, taken in {t['elapsed_ms'] / 1000:.1f} s beside the writes;")
+    print(f"200 writes meanwhile: p50 {l['p50_ms']:.1f} ms, p99 {l['p99_ms']:.1f} ms, max {l['max_ms']:.1f} ms.")
+    print()
+    print("| ready on the file (2 workers) | s |")
+    print("|---|---|")
+    print(f"| alone, no replication | {rd['plain_s']:.1f} |")
+    print(f"| first replica, empty log | {rd['first_replica_s']:.1f} |")
+    print(f"| joining replica: file, snapshot, records | {rd['from_snapshot_s']:.1f} |")
 PY
 log "results: $RESULTS"

@@ -930,3 +930,99 @@ fn a_fold_beside_the_writes_loses_none_of_them() {
         json!(804)
     );
 }
+
+/// kill -9 while a fold of the journal into the file is due or running (at 20,000
+/// books it takes a good part of a second), at a later point of it in each round:
+/// the restart loads, and every acknowledged write is there. Between rounds the
+/// server restarts on what the kill left, so recovery after a fold cut short is
+/// itself cut short in the next round.
+#[test]
+fn kill_9_during_a_fold_loses_no_acknowledged_write() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let (_dir, path) = library();
+    let mut text = std::fs::read_to_string(&path).expect("read");
+    let at = text.find("book(sicp,").expect("the first book");
+    let books: String = (0..20_000)
+        .map(|i| {
+            format!(
+                "book(n{i}, \"Title {i}\", \"Author {i}\", {}).\n",
+                1900 + i % 120
+            )
+        })
+        .collect();
+    text.insert_str(at, &books);
+    std::fs::write(&path, text).expect("write");
+    let long = "y".repeat(2000);
+    let mut acknowledged: Vec<String> = Vec::new();
+    for round in 0..4u64 {
+        let server = HttpServer::start(&path, &["--persist", "--workers", "2"]);
+        let port = server.port;
+        let stop = AtomicBool::new(false);
+        let made: Vec<String> = std::thread::scope(|s| {
+            let writers: Vec<_> = (0..2)
+                .map(|t| {
+                    let (long, stop) = (&long, &stop);
+                    s.spawn(move || {
+                        let mut made = Vec::new();
+                        for i in 0.. {
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let id = format!("r{round}_{t}_{i}");
+                            let body = json!({"Id": id, "Title": long, "Author": "A", "Year": i})
+                                .to_string();
+                            match http(port, "PUT", "/put_book", Some(&body)) {
+                                Some((200, _)) => made.push(id),
+                                _ => break, // killed
+                            }
+                        }
+                        made
+                    })
+                })
+                .collect();
+            // Until a fold is due or running, then a little further into it.
+            let started = Instant::now();
+            loop {
+                let health = http(port, "GET", "/health", None).map(|(_, b)| b);
+                let folding = health
+                    .and_then(|b| serde_json::from_str::<Value>(&b).ok())
+                    .is_some_and(|h| h["persist"]["folding"] == json!(true));
+                if folding {
+                    break;
+                }
+                assert!(
+                    started.elapsed() < Duration::from_secs(120),
+                    "round {round}: no fold"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            std::thread::sleep(Duration::from_millis(round * 120));
+            let mut server = server;
+            let _ = server.child.kill(); // SIGKILL
+            let _ = server.child.wait();
+            stop.store(true, Ordering::Relaxed);
+            writers
+                .into_iter()
+                .flat_map(|w| w.join().expect("a writer"))
+                .collect()
+        });
+        assert!(!made.is_empty(), "round {round}: no write went through");
+        acknowledged.extend(made);
+        let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads after the kill");
+        let ids = ids(&kb);
+        let ids = ids.as_array().expect("ids");
+        for id in &acknowledged {
+            assert!(
+                ids.contains(&json!(id)),
+                "round {round}: {id} was acknowledged but is gone"
+            );
+        }
+        // One write in flight per writer may have been made without its answer.
+        let extra = ids.len() - 20_004 - acknowledged.len();
+        assert!(
+            extra <= 2 * (round as usize + 1),
+            "{extra} writes never made"
+        );
+    }
+}

@@ -530,6 +530,21 @@ fn a_replica_never_loads_an_edited_file_again() {
     assert_eq!(kb.call("bump", &json!({})).expect("bump"), json!(2));
 }
 
+/// `/health` of a replica matches the server's own OpenAPI document.
+fn health_as_documented(port: u16, health: &Value) {
+    let (_, doc) = http(port, "GET", "/openapi.json", None).expect("the document");
+    let doc: Value = serde_json::from_str(&doc).expect("json");
+    let schema = &doc["paths"]["/health"]["get"]["responses"]["200"]["content"]["application/json"]
+        ["schema"];
+    let validator = jsonschema::draft202012::new(schema).expect("a valid schema");
+    let errors: Vec<String> = validator
+        .iter_errors(health)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{health} against {schema}: {errors:?}");
+    assert!(health["replica"].is_object(), "{health}");
+}
+
 fn pg_ctl(action: &str) {
     let dir = std::env::var("CHARON_TEST_POSTGRES_DIR").expect("CHARON_TEST_POSTGRES_DIR");
     let status = std::process::Command::new(crate::util::root().join("scripts/postgres.sh"))
@@ -601,6 +616,7 @@ fn replicas_survive_postgres_stopping_and_a_replica_killed() {
         let (_, health) = http(servers[1].port, "GET", "/health", None).expect("health");
         let health: Value = serde_json::from_str(&health).expect("json");
         if health["replica"]["connected"] == json!(false) {
+            health_as_documented(servers[1].port, &health);
             break;
         }
         assert!(started.elapsed() < Duration::from_secs(10), "{health}");

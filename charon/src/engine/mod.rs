@@ -193,6 +193,8 @@ struct Inner {
     /// time, so that it never takes more than one worker from the calls.
     beside: Mutex<()>,
     rebases: AtomicU64,
+    /// Folds of the journal into the `--persist` file done.
+    folds: AtomicU64,
     counter: AtomicU64,
     started: AtomicU64,
     /// Workers retired for recycling, and workers discarded (see `EngineStats`).
@@ -238,6 +240,11 @@ pub struct EngineStats {
     /// Times the record of changes that workers catch up from was folded into a
     /// new base (a dump of the whole state, made beside the writes).
     pub state_rebases: u64,
+    /// `--persist`: folds of the journal into the file done.
+    pub persist_folds: u64,
+    /// `--persist`: whether a fold of the journal into the file is due or running
+    /// now (beside the writes).
+    pub persist_folding: bool,
 }
 
 /// The worker pool behind a knowledge base.
@@ -305,6 +312,7 @@ impl Engine {
                 snapshotting: std::sync::atomic::AtomicBool::new(false),
                 cannot_start: Mutex::new(None),
                 rebases: AtomicU64::new(0),
+                folds: AtomicU64::new(0),
                 beside: Mutex::new(()),
                 replica: std::sync::OnceLock::new(),
                 counter: AtomicU64::new(0),
@@ -336,6 +344,8 @@ impl Engine {
             workers_replaced: self.inner.replaced.load(Ordering::Relaxed),
             calls: self.inner.calls.load(Ordering::Relaxed),
             state_rebases: self.inner.rebases.load(Ordering::Relaxed),
+            persist_folds: self.inner.folds.load(Ordering::Relaxed),
+            persist_folding: self.inner.folding.load(Ordering::Relaxed),
         }
     }
 
@@ -531,6 +541,7 @@ impl Engine {
         }
         self.inner.file_epoch.fetch_add(1, Ordering::AcqRel);
         result.map_err(|e| EngineError::Persist(e.to_string()))?;
+        self.inner.folds.fetch_add(1, Ordering::Relaxed);
         tracing::info!(target: "charon::persist", file = %persister.path().display(), listed_ms, elapsed_ms = started.elapsed().as_millis() as u64, "journal folded into the file");
         Ok(())
     }

@@ -18,6 +18,10 @@ pub(super) struct Replica {
     /// knows of (the log's own count decides, see [`Engine::snapshot_if_due`]).
     since_snapshot: AtomicU64,
     compact_after: u64,
+    /// When a snapshot is due by what this replica knows: `compact_after`, or
+    /// twice the last snapshot's bytes if that is more (checked in the log
+    /// before one is taken).
+    due_after: AtomicU64,
     /// The fingerprint of the file the log began on.
     fingerprint: String,
 }
@@ -50,6 +54,7 @@ impl Engine {
             log,
             since_snapshot: AtomicU64::new(0),
             compact_after: config.compact_after,
+            due_after: AtomicU64::new(config.compact_after),
             fingerprint: fingerprint.to_string(),
             status: Mutex::new(Status {
                 head: 0,
@@ -181,11 +186,12 @@ impl Engine {
                     return Err(EngineError::Replica(why));
                 }
                 newest = Some(snapshot[0].age);
+                let bytes = snapshot.iter().map(|p| p.changes.len() as u64).sum();
                 self.commit_snapshot(
                     snapshot.into_iter().map(|p| p.changes.into()).collect(),
                     seq,
                 );
-                self.snapshot_known(seq);
+                self.snapshot_known(seq, bytes);
                 tracing::info!(target: "charon::replica", seq, parts, "applied the log's snapshot");
             }
         }
@@ -228,17 +234,21 @@ impl Engine {
 }
 
 impl Engine {
-    /// Records that the log holds a snapshot at `seq`.
-    fn snapshot_known(&self, seq: u64) {
+    /// Records that the log holds a snapshot of `bytes` at `seq`.
+    fn snapshot_known(&self, seq: u64, bytes: u64) {
         if let Some(replica) = self.replica() {
             replica.since_snapshot.store(0, Ordering::Relaxed);
+            replica
+                .due_after
+                .store(replica.compact_after.max(2 * bytes), Ordering::Relaxed);
             let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
             s.snapshot = s.snapshot.max(seq);
         }
     }
 
     /// After this replica committed a write of `bytes`: once the records since
-    /// the last snapshot may have outgrown [`ReplicaConfig::compact_after`], takes
+    /// the last snapshot may have outgrown [`ReplicaConfig::compact_after`] (and
+    /// twice the last snapshot), takes
     /// a snapshot in a thread of its own (see `crate::replica`), unless one runs.
     pub(super) fn snapshot_if_due(&self, bytes: usize) {
         let Some(replica) = self.replica() else {
@@ -248,7 +258,7 @@ impl Engine {
             .since_snapshot
             .fetch_add(bytes as u64, Ordering::Relaxed)
             + bytes as u64;
-        if since > replica.compact_after {
+        if since > replica.due_after.load(Ordering::Relaxed) {
             self.beside_writes(|inner| &inner.snapshotting, "charon-snapshot", |engine| {
                 if let Err(e) = engine.take_snapshot() {
                     tracing::warn!(target: "charon::replica", "no snapshot of the log was taken: {e}");
@@ -269,10 +279,12 @@ impl Engine {
         else {
             return Ok(()); // another replica is taking one
         };
+        let due_after = replica.compact_after.max(2 * compaction.last_bytes);
         replica
             .since_snapshot
             .store(compaction.since_bytes, Ordering::Relaxed);
-        if compaction.since_bytes <= replica.compact_after.max(2 * compaction.last_bytes) {
+        replica.due_after.store(due_after, Ordering::Relaxed);
+        if compaction.since_bytes <= due_after {
             return Ok(());
         }
         let limit = self.inner.config.load_timeout.max(Duration::from_secs(120));
@@ -298,7 +310,7 @@ impl Engine {
         let deleted = compaction
             .store(seq, &parts)
             .map_err(|e| EngineError::Replica(e.0))?;
-        self.snapshot_known(seq);
+        self.snapshot_known(seq, bytes as u64);
         tracing::info!(target: "charon::replica", seq, parts = parts.len(), bytes, deleted, elapsed_ms = started.elapsed().as_millis() as u64, "took the log's snapshot");
         Ok(())
     }

@@ -458,9 +458,12 @@ fn liveness(kb: &KnowledgeBase, reload: Option<&ReloadState>) -> Value {
         }
     }
     if let Some((file, generation)) = kb.persisted() {
+        let stats = kb.stats();
         body["persist"] = json!({
             "file": file.display().to_string(),
             "generation": generation,
+            "folds": stats.persist_folds,
+            "folding": stats.persist_folding,
         });
     }
     body

@@ -32,7 +32,7 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
                 "200": {"description": "The server is up, with counters for monitoring. A busy engine is still healthy: see /health/ready.", "content": {"application/json": {"schema": {
                     "type": "object",
                     "properties": {
-                        "status": {"const": "ok"},
+                        "status": {"enum": ["ok", "diverged"], "description": "diverged: a replica that stopped serving (see replica.diverged)."},
                         "operations": count(),
                         "generation": {"type": "integer", "minimum": 0, "description": "The database generation: it changes with every write that changed something."},
                         "engine": {
@@ -54,10 +54,23 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
                             "additionalProperties": false,
                         },
                         "persist": {
-                            "description": "With --persist: the file the database is written back to, and the generation last written to it.",
+                            "description": "With --persist: the file the database is written back to, the generation last written to it, the folds of the journal into it done, and whether one is due or running.",
                             "type": "object",
-                            "properties": {"file": {"type": "string"}, "generation": {"type": "integer", "minimum": 0}},
-                            "required": ["file", "generation"],
+                            "properties": {"file": {"type": "string"}, "generation": {"type": "integer", "minimum": 0}, "folds": count(), "folding": {"type": "boolean"}},
+                            "required": ["file", "generation", "folds", "folding"],
+                            "additionalProperties": false,
+                        },
+                        "replica": {
+                            "description": "With --replicate: the last record of the log applied here, the last known in the log, the newest snapshot taken or applied here, whether PostgreSQL answered last, how long ago, the replication lag, and why the replica stopped if it did.",
+                            "type": "object",
+                            "properties": {
+                                "applied": count(), "head": count(), "snapshot": count(),
+                                "connected": {"type": "boolean"},
+                                "last_contact_secs": {"type": "number", "minimum": 0},
+                                "lag_secs": {"type": "number", "minimum": 0},
+                                "diverged": {"type": ["string", "null"]},
+                            },
+                            "required": ["applied", "head", "snapshot", "connected", "last_contact_secs", "lag_secs", "diverged"],
                             "additionalProperties": false,
                         },
                         "reload": {
