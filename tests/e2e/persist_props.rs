@@ -429,3 +429,157 @@ fn random_writes_survive_sigkill() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// The edits `reload_case` makes to the file while writes are pending.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Edit {
+    /// A fact added to one dynamic predicate (its index in the layout).
+    Fact(usize),
+    /// A comment and a blank line at the end.
+    Comment,
+    /// A documented operation at the end.
+    Operation,
+    /// A directive at the end.
+    Directive,
+}
+
+/// `text` with the fact `n(edited, …)` placed after the last clause of `n` (or
+/// before the operations when `n` has none), so that `n`'s clauses stay together.
+fn add_fact(text: &str, n: &str) -> String {
+    let prefix = format!("{n}(k");
+    let fact = format!("{n}(edited, v(edit, \"by hand\", 9, 0.25)).\n");
+    let at = match text.rfind(&format!("\n{prefix}")) {
+        Some(i) => i + 1 + text[i + 1..].find('\n').expect("a line end") + 1,
+        None => text.find("%! put_").expect("the operations"),
+    };
+    format!("{}{fact}{}", &text[..at], &text[at..])
+}
+
+/// Hot reload with `--persist`, by property: seeded layouts and writes left in the
+/// journal, then an edit of the file by someone else, then a reload in place
+/// (`hand_over`, `load_after`). The reload takes the writes into the edit exactly
+/// when the edit leaves every predicate they changed, and every directive, as it
+/// was: then the database is the edit's for what only the edit changed and the
+/// acknowledged one for the rest, the edit's bytes outside those clauses are kept,
+/// and a restart (and the file alone) gives the same. Otherwise it is refused,
+/// naming what both changed, and the old knowledge base keeps serving the
+/// acknowledged database with the edit left on disk.
+#[test]
+fn a_reload_merges_pending_writes_exactly_when_the_edit_leaves_them_alone() {
+    let mut merged = 0;
+    let mut refused = 0;
+    for seed in 200..=215u64 {
+        let (mut rng, layout, dir, path) = case(seed);
+        let mut model = initial_model(&layout);
+        let old = KnowledgeBase::load_with(&path, persisting())
+            .unwrap_or_else(|e| panic!("seed {seed}: does not load: {e}"));
+        // At least one acknowledged put, so that the journal holds writes.
+        let mut written = std::collections::BTreeSet::new();
+        let first = rng.pick(&layout.predicates).clone();
+        let value = json!({"A": "first", "S": hostile_text(&mut rng), "N": 1, "F": 0.5});
+        let mut args = value.clone();
+        args["K"] = json!("k9");
+        old.call_exact(&format!("put_{first}"), &args)
+            .unwrap_or_else(|e| panic!("seed {seed}: put_{first}: {e}"));
+        model
+            .get_mut(&first)
+            .expect("predicate")
+            .insert("k9".into(), value);
+        written.insert(first);
+        for step in 0..rng.below(6) {
+            let (op, args, next) = random_write(&mut rng, &layout, &model);
+            let result = old.call_exact(&op, &args);
+            if let Some(next) = next {
+                result.unwrap_or_else(|e| panic!("seed {seed} step {step}: {op}: {e}"));
+                model = next;
+                let n = op.split_once('_').expect("op_pred").1;
+                written.insert(n.to_string());
+            }
+        }
+        // The edit: one or two of these.
+        let mut edits = vec![];
+        for _ in 0..1 + rng.below(2) {
+            edits.push(match rng.below(5) {
+                0 | 1 => Edit::Fact(rng.below(layout.predicates.len() as u64) as usize),
+                2 => Edit::Comment,
+                3 => Edit::Operation,
+                _ => Edit::Directive,
+            });
+        }
+        let mut text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(
+            text, layout.text,
+            "seed {seed}: the file moved before a fold"
+        );
+        let mut expected = model.clone();
+        let mut clash = None;
+        for edit in &edits {
+            match *edit {
+                Edit::Fact(i) => {
+                    let n = &layout.predicates[i];
+                    if expected[n].contains_key("edited") {
+                        continue;
+                    }
+                    text = add_fact(&text, n);
+                    if written.contains(n) {
+                        clash = Some(format!("{n}/2"));
+                    }
+                    expected.get_mut(n).expect("predicate").insert(
+                        "edited".into(),
+                        json!({"A": "edit", "S": "by hand", "N": 9, "F": 0.25}),
+                    );
+                }
+                Edit::Comment => text.push_str("% edited by hand\n\n"),
+                Edit::Operation => {
+                    text.push_str("\n%! edited_op(-N:int) is det.\nedited_op(N) :- N = 7.\n")
+                }
+                Edit::Directive => {
+                    text.push_str(":- initialization(true).\n");
+                    clash.get_or_insert_with(|| "the directives".into());
+                }
+            }
+        }
+        std::fs::write(&path, &text).expect("edit");
+        let what = format!("seed {seed}, edits {edits:?}, written {written:?}");
+        let handover = old.hand_over().unwrap_or_else(|e| panic!("{what}: {e}"));
+        match (
+            KnowledgeBase::load_after(&path, persisting(), &handover),
+            clash,
+        ) {
+            (Ok(new), None) => {
+                handover.complete();
+                merged += 1;
+                assert_eq!(read_back(&new, &layout), expected, "{what}: merged");
+                drop(new);
+                drop(old);
+                let after = std::fs::read_to_string(&path).expect("read");
+                assert_eq!(
+                    outside_clauses(&after, &layout),
+                    outside_clauses(&text, &layout),
+                    "{what}: the edit's bytes moved\n{after}"
+                );
+                check_restart(&path, &layout, &expected, seed, "merged");
+            }
+            (Err(e), Some(clash)) => {
+                refused += 1;
+                let message = e.to_string();
+                assert!(message.contains(&clash), "{what}: {message}");
+                drop(handover);
+                assert_eq!(read_back(&old, &layout), model, "{what}: still serving");
+                assert_eq!(
+                    std::fs::read_to_string(&path).expect("read"),
+                    text,
+                    "{what}: the edit is kept"
+                );
+                drop(old);
+            }
+            (Ok(_), Some(clash)) => panic!("{what}: merged though both changed {clash}"),
+            (Err(e), None) => panic!("{what}: refused: {e}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(
+        merged >= 3 && refused >= 3,
+        "{merged} merged, {refused} refused: the seeds cover too little"
+    );
+}

@@ -31,7 +31,7 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use postgres::{Client, NoTls};
+use postgres::{Client, NoTls, Statement};
 
 use super::ReplicaConfig;
 
@@ -59,7 +59,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 pub(crate) struct Log {
     config: ReplicaConfig,
     /// `None` while disconnected: the next write connects again.
-    writer: Mutex<Option<Client>>,
+    writer: Mutex<Option<Writer>>,
     /// The advisory lock that makes writes run one at a time.
     key: i64,
 }
@@ -70,12 +70,42 @@ impl std::fmt::Debug for Log {
     }
 }
 
+/// The connection writes go through, with their two statements prepared on it
+/// once (each saves a round trip and a plan on every write).
+struct Writer {
+    client: Client,
+    read: Statement,
+    insert: Statement,
+}
+
+impl Writer {
+    fn connect(config: &ReplicaConfig) -> Result<Writer, LogError> {
+        Writer::prepare(connect(config)?, &config.table)
+    }
+
+    fn prepare(mut client: Client, table: &str) -> Result<Writer, LogError> {
+        let read = client
+            .prepare(&read_sql(table))
+            .map_err(|e| failed("cannot prepare the log's statements", &e))?;
+        let insert = client
+            .prepare(&format!(
+                "WITH record AS (INSERT INTO {table} (seq, changes) VALUES ($1, $2) RETURNING seq) \
+                 SELECT pg_notify($3, seq::text) FROM record"
+            ))
+            .map_err(|e| failed("cannot prepare the log's statements", &e))?;
+        Ok(Writer {
+            client,
+            read,
+            insert,
+        })
+    }
+}
+
 /// A write's transaction, holding the log's lock: committed with its record, or
 /// rolled back when dropped.
 pub(crate) struct Write<'a> {
-    client: MutexGuard<'a, Option<Client>>,
+    writer: MutexGuard<'a, Option<Writer>>,
     config: &'a ReplicaConfig,
-    table: &'a str,
     channel: String,
     open: bool,
 }
@@ -154,7 +184,7 @@ impl Log {
         Ok(Log {
             key: advisory_key(table),
             config: config.clone(),
-            writer: Mutex::new(Some(client)),
+            writer: Mutex::new(Some(Writer::prepare(client, table)?)),
         })
     }
 
@@ -171,15 +201,16 @@ impl Log {
         deadline: Instant,
     ) -> Result<(Write<'_>, Vec<Record>), LogError> {
         let mut guard = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        if guard.as_ref().is_none_or(Client::is_closed) {
+        if guard.as_ref().is_none_or(|w| w.client.is_closed()) {
             *guard = None;
-            *guard = Some(connect(&self.config)?);
+            *guard = Some(Writer::connect(&self.config)?);
         }
         let left = deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(100));
-        let client = guard.as_mut().expect("connected above");
-        let begun = client
+        let writer = guard.as_mut().expect("connected above");
+        let begun = writer
+            .client
             .batch_execute(&format!(
                 "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = {0}; \
                  SET LOCAL idle_in_transaction_session_timeout = {0}; \
@@ -187,21 +218,20 @@ impl Log {
                 left.as_millis(),
                 self.key
             ))
-            .and_then(|()| read_after(client, &self.config.table, applied));
+            .and_then(|()| read_after(&mut writer.client, &writer.read.clone(), applied));
         match begun {
             Ok(records) => Ok((
                 Write {
-                    client: guard,
+                    writer: guard,
                     config: &self.config,
-                    table: &self.config.table,
                     channel: self.channel(),
                     open: true,
                 },
                 records,
             )),
             Err(e) => {
-                let _ = client.batch_execute("ROLLBACK");
-                if client.is_closed() {
+                let _ = writer.client.batch_execute("ROLLBACK");
+                if writer.client.is_closed() {
                     *guard = None;
                 }
                 Err(failed("cannot lock the log for a write", &e))
@@ -215,9 +245,13 @@ impl Log {
         client
             .batch_execute(&format!("LISTEN {};", self.channel()))
             .map_err(|e| failed("cannot listen to the log", &e))?;
+        let read = client
+            .prepare(&read_sql(&self.config.table))
+            .map_err(|e| failed("cannot prepare the log's statements", &e))?;
         Ok(Listener {
             client,
             table: self.config.table.clone(),
+            read,
         })
     }
 
@@ -235,18 +269,13 @@ impl Write<'_> {
     /// Appends the write's record as number `seq`, notifies the replicas and
     /// commits: the write is made once this returns `Ok`.
     pub(crate) fn commit(mut self, seq: u64, changes: &str) -> Result<(), LogError> {
-        let client = self.client.as_mut().expect("a write holds a connection");
+        let writer = self.writer.as_mut().expect("a write holds a connection");
         let seq_i64 = i64::try_from(seq).map_err(|_| LogError("the log is full".into()))?;
         // One round trip for the record and the notification, one for the commit.
+        let insert = writer.insert.clone();
+        let client = &mut writer.client;
         let done = client
-            .execute(
-                &format!(
-                    "WITH record AS (INSERT INTO {} (seq, changes) VALUES ($1, $2) RETURNING seq) \
-                     SELECT pg_notify($3, seq::text) FROM record",
-                    self.table
-                ),
-                &[&seq_i64, &changes, &self.channel],
-            )
+            .execute(&insert, &[&seq_i64, &changes, &self.channel])
             .and_then(|_| client.batch_execute("COMMIT"));
         self.open = false;
         let Err(e) = done else { return Ok(()) };
@@ -270,10 +299,10 @@ impl Write<'_> {
 impl Drop for Write<'_> {
     fn drop(&mut self) {
         if self.open
-            && let Some(client) = self.client.as_mut()
-            && client.batch_execute("ROLLBACK").is_err()
+            && let Some(writer) = self.writer.as_mut()
+            && writer.client.batch_execute("ROLLBACK").is_err()
         {
-            *self.client = None;
+            *self.writer = None;
         }
     }
 }
@@ -377,6 +406,7 @@ impl Compaction {
 pub(crate) struct Listener {
     client: Client,
     table: String,
+    read: Statement,
 }
 
 impl Listener {
@@ -413,23 +443,18 @@ impl Listener {
 
     /// The records after `applied`, in order.
     pub(crate) fn read_after(&mut self, applied: u64) -> Result<Vec<Record>, LogError> {
-        read_after(&mut self.client, &self.table, applied)
+        read_after(&mut self.client, &self.read, applied)
             .map_err(|e| failed("cannot read the log", &e))
     }
 }
 
-/// The records after `applied`, in order, preceded by the parts of the snapshot
-/// when the log no longer holds the record after `applied` (it was deleted with a
-/// snapshot): one statement, so the two are of one moment of the log.
-fn read_after(
-    client: &mut Client,
-    table: &str,
-    applied: u64,
-) -> Result<Vec<Record>, postgres::Error> {
-    let after = i64::try_from(applied).unwrap_or(i64::MAX);
-    let rows = client.query(
-        &format!(
-            "SELECT seq, changes, age, snapshot FROM ( \
+/// The statement that reads the records after `$1`, in order, preceded by the
+/// parts of the snapshot when the log no longer holds the record after `$1` (it
+/// was deleted with a snapshot): one statement, so the two are of one moment of
+/// the log.
+fn read_sql(table: &str) -> String {
+    format!(
+        "SELECT seq, changes, age, snapshot FROM ( \
                SELECT seq, part, changes, \
                  extract(epoch FROM clock_timestamp() - taken_at)::float8 AS age, true AS snapshot \
                FROM {table}_snapshot \
@@ -440,9 +465,17 @@ fn read_after(
                  extract(epoch FROM clock_timestamp() - committed_at)::float8, false \
                FROM {table} WHERE seq > $1 \
              ) AS log ORDER BY snapshot DESC, seq, part"
-        ),
-        &[&after],
-    )?;
+    )
+}
+
+/// The records after `applied`, by [`read_sql`]'s statement prepared on `client`.
+fn read_after(
+    client: &mut Client,
+    read: &Statement,
+    applied: u64,
+) -> Result<Vec<Record>, postgres::Error> {
+    let after = i64::try_from(applied).unwrap_or(i64::MAX);
+    let rows = client.query(read, &[&after])?;
     Ok(rows
         .iter()
         .map(|row| Record {
