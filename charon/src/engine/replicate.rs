@@ -185,7 +185,6 @@ impl Engine {
                     self.diverge(why.clone());
                     return Err(EngineError::Replica(why));
                 }
-                newest = Some(snapshot[0].age);
                 let bytes = snapshot.iter().map(|p| p.changes.len() as u64).sum();
                 self.commit_snapshot(
                     snapshot.into_iter().map(|p| p.changes.into()).collect(),
@@ -263,6 +262,15 @@ impl Engine {
                 if let Err(e) = engine.take_snapshot() {
                     tracing::warn!(target: "charon::replica", "no snapshot of the log was taken: {e}");
                 }
+                // Still due by this replica's count: the snapshot failed, or another
+                // replica holds the lock. Not again before as many bytes more.
+                let replica = engine.replica().expect("replicated");
+                let since = replica.since_snapshot.load(Ordering::Relaxed);
+                if since > replica.due_after.load(Ordering::Relaxed) {
+                    replica
+                        .due_after
+                        .store(since + replica.compact_after, Ordering::Relaxed);
+                }
             });
         }
     }
@@ -305,6 +313,19 @@ impl Engine {
         self.release(worker);
         if seq <= compaction.last {
             return Ok(());
+        }
+        // Storing it deletes records: every part must read back as a change list
+        // first, as the replicas that apply it will read it.
+        if let Some(bad) = parts
+            .iter()
+            .position(|p| crate::engine::changed_by(p).is_none())
+            .or(parts.is_empty().then_some(0))
+        {
+            return Err(EngineError::Replica(format!(
+                "part {} of the snapshot at record {seq} does not read back as a change list \
+                 (a term nested deeper than an answer may be?); the records are kept",
+                bad + 1
+            )));
         }
         let bytes: usize = parts.iter().map(String::len).sum();
         let deleted = compaction

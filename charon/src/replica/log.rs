@@ -90,7 +90,7 @@ impl Writer {
         let insert = client
             .prepare(&format!(
                 "WITH record AS (INSERT INTO {table} (seq, changes) VALUES ($1, $2) RETURNING seq) \
-                 SELECT pg_notify($3, seq::text) FROM record"
+                 SELECT pg_notify($3, seq::text), txid_current()::text FROM record"
             ))
             .map_err(|e| failed("cannot prepare the log's statements", &e))?;
         Ok(Writer {
@@ -271,23 +271,39 @@ impl Write<'_> {
     pub(crate) fn commit(mut self, seq: u64, changes: &str) -> Result<(), LogError> {
         let writer = self.writer.as_mut().expect("a write holds a connection");
         let seq_i64 = i64::try_from(seq).map_err(|_| LogError("the log is full".into()))?;
-        // One round trip for the record and the notification, one for the commit.
+        // One round trip for the record, the notification and the transaction's
+        // id; one for the commit.
         let insert = writer.insert.clone();
         let client = &mut writer.client;
-        let done = client
-            .execute(&insert, &[&seq_i64, &changes, &self.channel])
-            .and_then(|_| client.batch_execute("COMMIT"));
+        let inserted = client.query_one(&insert, &[&seq_i64, &changes, &self.channel]);
         self.open = false;
-        let Err(e) = done else { return Ok(()) };
+        let xid: String = match inserted {
+            Ok(row) => row.get(1),
+            Err(e) => {
+                // Never committed: COMMIT was not sent.
+                let _ = client.batch_execute("ROLLBACK");
+                let why = failed("the write's record could not be added to the log", &e);
+                return Err(LogError(format!("{why}, so it was not made")));
+            }
+        };
+        let Err(e) = client.batch_execute("COMMIT") else {
+            return Ok(());
+        };
         let _ = client.batch_execute("ROLLBACK");
-        // The commit may have happened with its answer lost: the log says.
+        // The commit may have happened with its answer lost: PostgreSQL knows
+        // whether this transaction committed (by its id, never by the record's
+        // text, which another replica's write may share).
         let why = failed("the write's commit to the log failed", &e);
-        match committed(self.config, seq, changes) {
-            Ok(true) => {
-                tracing::warn!(target: "charon::replica", seq, "{why}, but the log holds the record: the write was made");
+        match committed(self.config, &xid) {
+            Ok(Some(true)) => {
+                tracing::warn!(target: "charon::replica", seq, "{why}, but its transaction committed: the write was made");
                 Ok(())
             }
-            Ok(false) => Err(LogError(format!("{why}, so it was not made"))),
+            Ok(Some(false)) => Err(LogError(format!("{why}, so it was not made"))),
+            Ok(None) => Err(LogError(format!(
+                "{why}, and whether it was made is not known (PostgreSQL no longer knows \
+                 its transaction {xid}): read before writing it again"
+            ))),
             Err(unknown) => Err(LogError(format!(
                 "{why}, and whether it was made is not known ({unknown}): read before \
                  writing it again"
@@ -449,8 +465,9 @@ impl Listener {
 }
 
 /// The statement that reads the records after `$1`, in order, preceded by the
-/// parts of the snapshot when the log no longer holds the record after `$1` (it
-/// was deleted with a snapshot): one statement, so the two are of one moment of
+/// parts of the snapshot when the record after `$1` was deleted with a snapshot
+/// (it is below the first record the log keeps; a record missing above that is a
+/// gap, which stops the replica): one statement, so the two are of one moment of
 /// the log.
 fn read_sql(table: &str) -> String {
     format!(
@@ -459,7 +476,7 @@ fn read_sql(table: &str) -> String {
                  extract(epoch FROM clock_timestamp() - taken_at)::float8 AS age, true AS snapshot \
                FROM {table}_snapshot \
                WHERE seq = (SELECT max(seq) FROM {table}_snapshot) AND seq > $1 \
-                 AND NOT EXISTS (SELECT 1 FROM {table} WHERE seq = $1 + 1) \
+                 AND $1 + 1 < (SELECT min(seq) FROM {table}) \
                UNION ALL \
                SELECT seq, 0, changes, \
                  extract(epoch FROM clock_timestamp() - committed_at)::float8, false \
@@ -489,17 +506,31 @@ fn read_after(
 
 /// Whether record `seq` is in the log with `changes`, asked on a connection of its
 /// own (the write's may be gone).
-fn committed(config: &ReplicaConfig, seq: u64, changes: &str) -> Result<bool, LogError> {
+fn committed(config: &ReplicaConfig, xid: &str) -> Result<Option<bool>, LogError> {
     let mut client = connect(config)?;
-    let rows = client
-        .query(
-            &format!("SELECT changes FROM {} WHERE seq = $1", config.table),
-            &[&(seq as i64)],
-        )
-        .map_err(|e| failed("cannot read the log", &e))?;
-    Ok(rows
-        .first()
-        .is_some_and(|row| row.get::<_, &str>(0) == changes))
+    let status: Option<String> = client
+        .query_one("SELECT txid_status($1::text::bigint)", &[&xid])
+        .map_err(|e| failed("cannot ask PostgreSQL about the write's transaction", &e))?
+        .get(0);
+    Ok(match status.as_deref() {
+        Some("committed") => Some(true),
+        Some("aborted") => Some(false),
+        // "in progress" (the server has not seen the connection go yet): ask
+        // again shortly.
+        Some(_) => {
+            std::thread::sleep(Duration::from_millis(500));
+            let again: Option<String> = client
+                .query_one("SELECT txid_status($1::text::bigint)", &[&xid])
+                .map_err(|e| failed("cannot ask PostgreSQL about the write's transaction", &e))?
+                .get(0);
+            match again.as_deref() {
+                Some("committed") => Some(true),
+                Some("aborted") => Some(false),
+                _ => None,
+            }
+        }
+        None => None,
+    })
 }
 
 fn connect(config: &ReplicaConfig) -> Result<Client, LogError> {

@@ -25,8 +25,9 @@
 //! number impossible even without the lock, and the `base` row names the file the
 //! log was started on (a fingerprint of its bytes: FNV-1a and the length, which
 //! tells another file from this one, not a forgery): a replica that loaded another
-//! file is refused at start. A commit whose answer is lost is looked up in the log:
-//! the write is made if its record is there.
+//! file is refused at start. A commit whose answer is lost is looked up by its
+//! transaction's id (`txid_status`): the write is made if that transaction
+//! committed.
 //!
 //! # Joining
 //!
