@@ -13,10 +13,10 @@ use crate::util::{HttpServer, config, http};
 
 /// A small deterministic generator (xorshift64*): every case is reproducible from
 /// its seed, which failures print.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -36,7 +36,7 @@ impl Rng {
 /// Text that has broken persisted files before: control characters the engine
 /// writes as `\xHH\` escapes, line and paragraph separators, quotes, backslashes,
 /// operators and clause ends as text, newlines, non-BMP characters.
-fn hostile_text(rng: &mut Rng) -> String {
+pub(crate) fn hostile_text(rng: &mut Rng) -> String {
     const PIECES: &[&str] = &[
         "\u{1}",
         "\u{7f}",

@@ -50,17 +50,7 @@ fn replicated(table: &str) -> EngineConfig {
     }
 }
 
-/// A small deterministic generator (xorshift), so that a failure names its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use crate::persist_props::{Rng, hostile_text};
 
 /// Waits until every replica has applied `head` records.
 fn converge(replicas: &[&KnowledgeBase], head: u64) {
@@ -339,7 +329,9 @@ fn snapshots_keep_the_log_bounded_and_rebuild_a_joining_replica() {
                     let kb = &replicas[(rng.next() % 2) as usize];
                     if rng.next().is_multiple_of(5) {
                         let key = format!("k{}", rng.next() % 4);
-                        let value = format!("{} t{t} {i}", VALUES[(rng.next() % 7) as usize]);
+                        // Generated hostile text: it must come back identical from
+                        // the snapshot on the replica that joins later.
+                        let value = format!("{} t{t} {i}", hostile_text(&mut rng));
                         kb.call("put", &json!({"Key": key, "Value": value}))
                             .expect("put");
                     } else {

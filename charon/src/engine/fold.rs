@@ -29,6 +29,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::process::{Failure, Worker};
 use super::{Engine, EngineError};
 
 /// Where a fold starts: the journal's writes it covers, the predicates they
@@ -105,6 +106,25 @@ impl Engine {
     /// grows) as the base at its generation. Any generation after the current base
     /// will do: the writes committed meanwhile stay in the journal after it.
     fn rebase_beside_writes(&self) -> Result<(), EngineError> {
+        let (generation, dump) =
+            self.on_an_idle_worker(|engine, worker, deadline| engine.dump(worker, deadline))?;
+        let mut h = self.history();
+        // A write whose changes Charon could not see made a later base meanwhile.
+        if generation > h.base() {
+            h.install(dump, generation);
+            self.inner.rebases.fetch_add(1, Ordering::Relaxed);
+            tracing::debug!(target: "charon::engine", generation, "history folded into a new base");
+        }
+        Ok(())
+    }
+
+    /// Runs `job` beside the calls on the idle worker furthest behind (or the next
+    /// one free), brought up to date with no lock held first; returns the
+    /// generation it ran at with its result. Every generation is a committed one.
+    pub(super) fn on_an_idle_worker<T>(
+        &self,
+        job: impl FnOnce(&Engine, &mut Worker, Instant) -> Result<T, Failure>,
+    ) -> Result<(u64, T), EngineError> {
         let limit = self.inner.config.load_timeout.max(Duration::from_secs(120));
         let deadline = Instant::now() + limit;
         let mut worker = match self.try_acquire_furthest_behind() {
@@ -115,19 +135,13 @@ impl Engine {
             return Err(self.failed(worker, f, limit));
         }
         let generation = worker.generation;
-        let dump = match self.dump(&mut worker, deadline) {
-            Ok(dump) => dump,
-            Err(f) => return Err(self.failed(worker, f, limit)),
-        };
-        self.release(worker);
-        let mut h = self.history();
-        // A write whose changes Charon could not see made a later base meanwhile.
-        if generation > h.base() {
-            h.install(dump, generation);
-            self.inner.rebases.fetch_add(1, Ordering::Relaxed);
-            tracing::debug!(target: "charon::engine", generation, "history folded into a new base");
+        match job(self, &mut worker, deadline) {
+            Ok(done) => {
+                self.release(worker);
+                Ok((generation, done))
+            }
+            Err(f) => Err(self.failed(worker, f, limit)),
         }
-        Ok(())
     }
 
     fn fold_beside_writes(&self) -> Result<(), EngineError> {

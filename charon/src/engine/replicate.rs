@@ -295,22 +295,9 @@ impl Engine {
         if compaction.since_bytes <= due_after {
             return Ok(());
         }
-        let limit = self.inner.config.load_timeout.max(Duration::from_secs(120));
-        let deadline = Instant::now() + limit;
         let started = Instant::now();
-        let mut worker = match self.try_acquire_furthest_behind() {
-            Some(worker) => worker,
-            None => self.acquire(deadline)?,
-        };
-        if let Err(f) = self.sync(&mut worker, deadline) {
-            return Err(self.failed(worker, f, limit));
-        }
-        let seq = worker.generation;
-        let parts = match self.snapshot(&mut worker, deadline) {
-            Ok(parts) => parts,
-            Err(f) => return Err(self.failed(worker, f, limit)),
-        };
-        self.release(worker);
+        let (seq, parts) =
+            self.on_an_idle_worker(|engine, worker, deadline| engine.snapshot(worker, deadline))?;
         if seq <= compaction.last {
             return Ok(());
         }
