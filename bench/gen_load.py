@@ -15,9 +15,11 @@ KIND:
   long     as dynamic, with the ids of the report that asked for these benchmarks:
            book(b0000001, ...), 8 characters, every one a new atom
 
-Ids stay short on purpose (but in `long`): scryer-prolog 0.10 copies its atom table for every new
-atom longer than 6 bytes, so many distinct long atoms make any load quadratic,
-whatever the loader (see BENCHMARKS.md, "Loading large knowledge bases").
+Ids stay short (but in `long`, and in `static` past N = 100,000) so that the tables
+compare with the runs made before the engine's atom table was fixed: scryer-prolog
+0.10.0 copied its atom table for every new atom longer than 6 bytes, which made loading
+many distinct long atoms quadratic (vendor/scryer-prolog/CHARON.md; BENCHMARKS.md,
+"Loading large knowledge bases").
 Output is the same on every run.
 """
 import sys

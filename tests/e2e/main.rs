@@ -30,6 +30,7 @@ mod reload; // hot reload: --watch and SIGHUP swap the KB; a broken edit keeps t
 mod replicas; // replicas sharing one writable KB through a real PostgreSQL: convergence, faults, refusals
 mod report; // PlDoc forms and every rejection reason, with file:line
 mod roundtrip; // hostile values through every surface, several workers and cache vs one
+mod scale; // knowledge bases at real sizes: many distinct long atoms, at load and at run time
 mod shapes; // the determinism table
 mod state; // the consistency invariant: differential tests on hostile KBs
 mod stream; // streamed answers: Rust API and NDJSON over HTTP, limits, flat memory
