@@ -9,10 +9,11 @@
 # (100,000) static facts fact(fK, V) (ids of at most 6 characters), DYNAMIC_FACTS
 # (100,000) facts book(bK, "Title K", "Author K", Year) under `:- dynamic(book/4).`,
 # INT_FACTS (1,000,000) static facts fact(K, V) with integer keys, DYNINT_FACTS
-# (1,000,000) dynamic facts score(K, V) with integer keys, and LONG_FACTS (40,000)
-# dynamic facts book(b0000001, ...) whose ids are 8-character atoms (scryer-prolog
-# 0.10 copies its whole atom table for each new atom longer than 6 bytes, so this
-# load is quadratic whatever the loader: see BENCHMARKS.md). For each, RUNS (3)
+# (1,000,000) dynamic facts score(K, V) with integer keys, and LONG_FACTS (100,000)
+# dynamic facts book(b0000001, ...) whose ids are 8-character atoms (the release of
+# scryer-prolog 0.10.0 copied its whole atom table for each new atom longer than 6
+# bytes, which made this load quadratic; vendor/scryer-prolog has the fix: see
+# BENCHMARKS.md). For each, RUNS (3)
 # rounds, each round running every contender once, one after the other
 # (interleaved, so that a slow patch of a shared machine hits all of them alike):
 #   swi              `swipl -g "consult('F'),…,halt"` (SWI-Prolog from Debian's
@@ -39,7 +40,7 @@
 #   SKIP_BUILD=1 RUNS=1 KINDS=static STATIC_FACTS=2000 scripts/bench-load.sh   # smoke run
 # Environment (defaults in brackets): RUNS [3], KINDS ["static dynamic int dynint
 #   long"], STATIC_FACTS [100000], DYNAMIC_FACTS [100000], INT_FACTS [1000000],
-#   DYNINT_FACTS [1000000], LONG_FACTS [40000], WORKERS ["1 2 4"], LOADERS ["consult
+#   DYNINT_FACTS [1000000], LONG_FACTS [100000], WORKERS ["1 2 4"], LOADERS ["consult
 #   charon"] (the CHARON_LOADER values to run), LOAD_TIMEOUT_MS
 #   [900000], BENCH_OUT [a new temporary folder], SKIP_BUILD [0] (1: use the
 #   existing ${CARGO_TARGET_DIR:-target}/release/charon), CHARON_BIN (a charon binary
@@ -54,7 +55,7 @@ STATIC_FACTS=${STATIC_FACTS:-100000}
 DYNAMIC_FACTS=${DYNAMIC_FACTS:-100000}
 INT_FACTS=${INT_FACTS:-1000000}
 DYNINT_FACTS=${DYNINT_FACTS:-1000000}
-LONG_FACTS=${LONG_FACTS:-40000}
+LONG_FACTS=${LONG_FACTS:-100000}
 WORKERS=${WORKERS:-"1 2 4"}
 LOADERS=${LOADERS:-"consult charon"}
 LOAD_TIMEOUT_MS=${LOAD_TIMEOUT_MS:-900000}
