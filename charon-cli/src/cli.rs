@@ -670,6 +670,7 @@ fn load(
         path.display(),
         kb.operations().len()
     );
+    crate::return_freed_memory();
     Ok(kb)
 }
 

