@@ -3,6 +3,7 @@
 //!
 //! One test binary (fewer link steps on 2 cores); modules by subject:
 
+mod arithmetic; // numbers compiled into arithmetic instructions ≡ the same expressions at run time
 mod badinput; // bad input answered in format: problem details, JSON-RPC errors
 mod cache; // the answer cache: what is cached, invalidation
 mod call; // charon call: typed flags, help, exit statuses

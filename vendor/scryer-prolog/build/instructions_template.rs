@@ -954,7 +954,11 @@ fn generate_instruction_preface() -> TokenStream {
                     ArithmeticTerm::Interm(i) => {
                         functor!(atom!("intermediate"), [fixnum(i)])
                     }
-                    ArithmeticTerm::Number(n) => {
+                    ArithmeticTerm::Float(_)
+                    | ArithmeticTerm::Integer(_)
+                    | ArithmeticTerm::Rational(_)
+                    | ArithmeticTerm::Fixnum(_) => {
+                        let n = self.number().unwrap();
                         functor!(atom!("number"), [number(n, arena)])
                     }
                 }

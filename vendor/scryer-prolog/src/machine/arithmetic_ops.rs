@@ -1136,7 +1136,10 @@ impl MachineState {
                 &mut self.interms[i - 1],
                 Number::Fixnum(Fixnum::build_with(0)),
             )),
-            ArithmeticTerm::Number(n) => Ok(*n),
+            &ArithmeticTerm::Float(f) => Ok(Number::Float(f)),
+            &ArithmeticTerm::Integer(n) => Ok(Number::Integer(n)),
+            &ArithmeticTerm::Rational(r) => Ok(Number::Rational(r)),
+            &ArithmeticTerm::Fixnum(n) => Ok(Number::Fixnum(n)),
         }
     }
 
