@@ -217,11 +217,14 @@ fn push_literal(interm: &mut Vec<ArithmeticTerm>, c: &Literal) -> Result<(), Ari
             interm.push(ArithmeticTerm::from(Number::Float(n)));
         }
         Literal::Rational(n) => interm.push(ArithmeticTerm::from(Number::Rational(*n))),
-        Literal::Atom(name) if name == &atom!("e") => interm.push(ArithmeticTerm::from(Number::Float(OrderedFloat(std::f64::consts::E)),
+        Literal::Atom(name) if name == &atom!("e") => interm.push(ArithmeticTerm::from(
+            Number::Float(OrderedFloat(std::f64::consts::E)),
         )),
-        Literal::Atom(name) if name == &atom!("pi") => interm.push(ArithmeticTerm::from(Number::Float(OrderedFloat(std::f64::consts::PI)),
+        Literal::Atom(name) if name == &atom!("pi") => interm.push(ArithmeticTerm::from(
+            Number::Float(OrderedFloat(std::f64::consts::PI)),
         )),
-        Literal::Atom(name) if name == &atom!("epsilon") => interm.push(ArithmeticTerm::from(Number::Float(OrderedFloat(f64::EPSILON)),
+        Literal::Atom(name) if name == &atom!("epsilon") => interm.push(ArithmeticTerm::from(
+            Number::Float(OrderedFloat(f64::EPSILON)),
         )),
         _ => return Err(ArithmeticError::NonEvaluableFunctor(*c, 0)),
     }
