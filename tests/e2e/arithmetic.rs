@@ -81,6 +81,7 @@ fn knowledge_base(dir: &TempDir) -> (std::path::PathBuf, Vec<String>) {
     let mut text = String::from(
         "\
 :- use_module(library(lists)).
+:- dynamic(rational_case/2).
 
 %! mismatches(-Checked:int, -Mismatches:list(int)) is det.
 %
@@ -106,6 +107,39 @@ compared(Checked, Mismatches) :-
     findall(I, compiled_comparison(I, _), Is),
     length(Is, Checked),
     findall(I, (member(I, Is), compiled_comparison(I, C), run_time_comparison(I, R), C \\== R), Mismatches).
+
+%! rationals(-Checked:int, -Values:int, -Mismatches:list(int)) is det.
+%
+%  The reader has no syntax for a rational: a clause holds one only when it is
+%  asserted with one. Asserts a clause per expression over rationals, then
+%  compares each with the same expression evaluated at run time. Values counts
+%  the expressions that have one rather than an error.
+rationals(Checked, Values, Mismatches) :-
+    retractall(rational_case(_, _)),
+    Third is 1 rdiv 3,
+    Half is -7 rdiv 2,
+    findall(E,
+            (   member(A, [Third, Half]),
+                (   member(Op, [-, abs, sign, float, truncate, round, floor, ceiling]),
+                    E =.. [Op, A]
+                ;   member(B, [Third, Half, 1, -0.25, 100000000000000000000]),
+                    member(Op, [+, -, *, /, min, max, **, ^, //]),
+                    E =.. [Op, A, B]
+                )
+            ),
+            Es),
+    forall(nth1(I, Es, E),
+           assertz((rational_case(I, R) :- catch((V is E, R = ok(V)), error(F, _), R = err(F))))),
+    length(Es, Checked),
+    findall(I, rational_case(I, ok(_)), Valued),
+    length(Valued, Values),
+    findall(I,
+            (   nth1(I, Es, E),
+                rational_case(I, C),
+                catch((V is E, R = ok(V)), error(F, _), R = err(F)),
+                C \\== R
+            ),
+            Mismatches).
 
 run_time_comparison(I, R) :-
     comparison(I, G),
@@ -174,6 +208,11 @@ fn numbers_compiled_into_arithmetic_evaluate_as_the_same_expressions_built_at_ru
         json!(OPERANDS.len() * OPERANDS.len() * COMPARISONS.len()),
         "{answer}"
     );
+    assert_eq!(answer["Mismatches"], json!([]), "{answer}");
+
+    let answer = kb.call("rationals", &json!({})).expect("rationals");
+    assert_eq!(answer["Checked"], json!(2 * (8 + 5 * 9)), "{answer}");
+    assert!(answer["Values"].as_u64() > Some(80), "{answer}");
     assert_eq!(answer["Mismatches"], json!([]), "{answer}");
 
     // And the compiled values themselves, one of each kind of operand.
