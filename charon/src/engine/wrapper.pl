@@ -744,7 +744,8 @@
     retractall('$charon_kb_op'(_, _, _)),
     retractall('$charon_kb_dq'),
     '$push_load_state_payload'(E0),
-    catch('$charon_kb_load'(Path, [], E0), Error, '$charon_kb_error'(Error)).
+    catch('$charon_kb_load'(Path, [], E0), Error, '$charon_kb_error'(Error)),
+    '$pop_load_state_payload'(E0).
 
 '$charon_kb_error'(file_load_error) :- !, fail.
 '$charon_kb_error'(Error) :-
@@ -775,7 +776,8 @@
           ( '$charon_kb_blame'(Path, 0, Error), loader:file_load_cleanup(E, Error) )),
     retract('$charon_kb_file'(Path)),
     '$pop_load_context',
-    '$use_module'(E0, E, Exports).
+    '$use_module'(E0, E, Exports),
+    '$pop_load_state_payload'(E).
 
 '$charon_kb_terms'(S, E, Path) :-
     '$charon_kb_each'(S, E, Path),

@@ -1786,15 +1786,20 @@ impl Machine {
         // top-level command may have failed to write the
         // load state payload back to the heap.
 
+        // Charon: an evacuated payload (the load was concluded, or stopped at an
+        // error raised in Prolog) is tagged InactiveLoadState, and the release
+        // matched only LiveLoadState, so no payload was ever dropped: every load
+        // kept its retraction records (several per clause loaded) in the arena for
+        // the machine's life.
         read_heap_cell!(load_state_payload,
             (HeapCellValueTag::Cons, cons_ptr) => {
-                match_untyped_arena_ptr!(cons_ptr,
-                    (ArenaHeaderTag::LiveLoadState, payload) => {
-                        let mut payload = payload;
-                        payload.drop_payload()
-                    }
-                    _ => {}
-                );
+                if matches!(
+                    cons_ptr.get_tag(),
+                    ArenaHeaderTag::LiveLoadState | ArenaHeaderTag::InactiveLoadState
+                ) {
+                    let mut payload = unsafe { cons_ptr.as_typed_ptr::<LiveLoadState>() };
+                    payload.drop_payload()
+                }
             }
             _ => {}
         );
