@@ -606,3 +606,60 @@ fn too_many_solutions_meets_the_inference_limit_where_counted() {
     }
     assert_eq!(seen.len(), 2, "{seen:?}");
 }
+
+/// call_with_inference_limit/3 in a knowledge base's own code keeps its meaning at
+/// every size of limit, now that the engine counts inferences in machine words
+/// (`vendor/scryer-prolog/CHARON.md`): no limit and too small a limit, the one
+/// inference that makes the difference, a limit beyond 2^64 (which no count
+/// reaches), an outer limit over a larger inner one, and a limit across the solutions
+/// of a nondeterministic goal.
+#[test]
+fn inference_limits_in_a_knowledge_base_keep_their_meaning() {
+    let kb = KnowledgeBase::load_with(fixture("inference_limits.pl"), config()).expect("loads");
+    let within = |limit: u64| {
+        kb.call("within", &json!({ "Limit": limit }))
+            .expect("within/2 answers")
+    };
+    assert_eq!(within(0), json!("exceeded"));
+    assert_eq!(within(10), json!("exceeded"));
+    assert_eq!(within(1_000_000), json!("det"));
+    // The smallest limit that suffices; every smaller one is exceeded, every larger
+    // one suffices.
+    let least = (0..1000u64)
+        .find(|&l| within(l) == json!("det"))
+        .expect("1000 inferences count to 50");
+    assert!(
+        least > 50,
+        "counting to 50 takes more than 50 inferences: {least}"
+    );
+    for l in least.saturating_sub(5)..least + 5 {
+        let expected = if l < least { "exceeded" } else { "det" };
+        assert_eq!(within(l), json!(expected), "limit {l}");
+    }
+    assert_eq!(
+        kb.call("within_huge", &json!({})).expect("answers"),
+        json!("det")
+    );
+    assert_eq!(
+        kb.call("nested", &json!({ "Limit": 10 })).expect("answers"),
+        json!("exceeded")
+    );
+    assert_eq!(
+        kb.call("nested", &json!({ "Limit": least - 1 }))
+            .expect("answers"),
+        json!("exceeded")
+    );
+    assert_eq!(
+        kb.call("nested", &json!({ "Limit": 1_000_000 }))
+            .expect("answers"),
+        json!("det")
+    );
+    for (second, last) in [(least, "det"), (least - 1, "exceeded")] {
+        assert_eq!(
+            kb.call("again", &json!({ "Limit": 1_000_000, "Second": second }))
+                .expect("answers"),
+            json!(["nondet", "nondet", "det", last]),
+            "second limit {second}"
+        );
+    }
+}

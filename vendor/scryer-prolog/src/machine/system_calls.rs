@@ -6126,21 +6126,21 @@ impl Machine {
         let bp = unsafe { a1.to_fixnum_or_cut_point_unchecked() }.get_num() as usize;
         let a3 = self.deref_register(3);
 
-        let count = self.machine_st.cwil.add_limit(n, bp).clone();
+        let count = self.machine_st.cwil.add_limit(&n, bp);
         self.inference_count(a3, count);
 
         Ok(())
     }
 
     #[inline(always)]
-    pub(crate) fn inference_count(&mut self, count_var: HeapCellValue, count: Integer) {
-        if let Some(value) = <&Integer as TryInto<i64>>::try_into(&count)
+    pub(crate) fn inference_count(&mut self, count_var: HeapCellValue, count: u64) {
+        if let Some(value) = i64::try_from(count)
             .ok()
             .and_then(|i| Fixnum::build_with_checked(i).ok())
         {
             self.machine_st.unify_fixnum(value, count_var);
         } else {
-            let count = arena_alloc!(count, &mut self.machine_st.arena);
+            let count = arena_alloc!(Integer::from(count), &mut self.machine_st.arena);
             self.machine_st.unify_big_int(count, count_var);
         }
     }
@@ -6292,13 +6292,8 @@ impl Machine {
         let a2 = self.deref_register(2);
 
         let block = unsafe { a1.to_fixnum_or_cut_point_unchecked() }.get_num() as usize;
-        let count = self.machine_st.cwil.remove_limit(block).clone();
-        if let Ok(value) = Fixnum::build_with_checked(&count) {
-            self.machine_st.unify_fixnum(value, a2);
-        } else {
-            let count = arena_alloc!(count.clone(), &mut self.machine_st.arena);
-            self.machine_st.unify_big_int(count, a2);
-        }
+        let count = self.machine_st.cwil.remove_limit(block);
+        self.inference_count(a2, count);
     }
 
     #[inline(always)]
