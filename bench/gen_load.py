@@ -14,6 +14,8 @@ KIND:
            get_score(+Id:int, -Value:int)
   long     as dynamic, with the ids of the report that asked for these benchmarks:
            book(b0000001, ...), 8 characters, every one a new atom
+  books    the facts of long as static facts (no `:- dynamic` line): what the
+           same data costs where no clause can be retracted
 
 Ids stay short (but in `long`, and in `static` past N = 100,000) so that the tables
 compare with the runs made before the engine's atom table was fixed: scryer-prolog
@@ -85,13 +87,16 @@ get_score(Id, Value) :-
 """,
 }
 HEADERS["long"] = HEADERS["dynamic"].replace("b0 to b{last}", "b0000001 to b{last:07d}")
+HEADERS["books"] = (
+    HEADERS["long"].replace(" dynamic facts:", " static facts:").replace(":- dynamic(book/4).\n\n", "")
+)
 
 
 def main() -> None:
     if len(sys.argv) != 4 or sys.argv[1] not in HEADERS:
-        sys.exit("usage: gen_load.py static|dynamic|int|dynint|long N OUT.pl")
+        sys.exit("usage: gen_load.py static|dynamic|int|dynint|long|books N OUT.pl")
     kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    last = n if kind in ("int", "dynint", "long") else n - 1
+    last = n if kind in ("int", "dynint", "long", "books") else n - 1
     with open(out, "w") as f:
         f.write(HEADERS[kind].format(n=n, last=last))
         if kind == "static":
@@ -101,7 +106,7 @@ def main() -> None:
                 f'book(b{k}, "Title {k}", "Author {k}", {1900 + k % 120}).\n'
                 for k in range(n)
             )
-        elif kind == "long":
+        elif kind in ("long", "books"):
             f.writelines(
                 f'book(b{k:07d}, "Title {k}", "Author {k}", {1900 + k % 120}).\n'
                 for k in range(1, n + 1)

@@ -13,7 +13,9 @@
 # dynamic facts book(b0000001, ...) whose ids are 8-character atoms (the release of
 # scryer-prolog 0.10.0 copied its whole atom table for each new atom longer than 6
 # bytes, which made this load quadratic; vendor/scryer-prolog has the fix: see
-# BENCHMARKS.md). For each, RUNS (3)
+# BENCHMARKS.md), and BOOKS_FACTS (100,000) of the same facts, static (not in the
+# default KINDS: what the same data costs where no clause can be retracted). For
+# each, RUNS (3)
 # rounds, each round running every contender once, one after the other
 # (interleaved, so that a slow patch of a shared machine hits all of them alike):
 #   swi              `swipl -g "consult('F'),…,halt"` (SWI-Prolog from Debian's
@@ -40,7 +42,7 @@
 #   SKIP_BUILD=1 RUNS=1 KINDS=static STATIC_FACTS=2000 scripts/bench-load.sh   # smoke run
 # Environment (defaults in brackets): RUNS [3], KINDS ["static dynamic int dynint
 #   long"], STATIC_FACTS [100000], DYNAMIC_FACTS [100000], INT_FACTS [1000000],
-#   DYNINT_FACTS [1000000], LONG_FACTS [100000], WORKERS ["1 2 4"], LOADERS ["consult
+#   DYNINT_FACTS [1000000], LONG_FACTS [100000], BOOKS_FACTS [100000], WORKERS ["1 2 4"], LOADERS ["consult
 #   charon"] (the CHARON_LOADER values to run), LOAD_TIMEOUT_MS
 #   [900000], BENCH_OUT [a new temporary folder], SKIP_BUILD [0] (1: use the
 #   existing ${CARGO_TARGET_DIR:-target}/release/charon), CHARON_BIN (a charon binary
@@ -56,6 +58,7 @@ DYNAMIC_FACTS=${DYNAMIC_FACTS:-100000}
 INT_FACTS=${INT_FACTS:-1000000}
 DYNINT_FACTS=${DYNINT_FACTS:-1000000}
 LONG_FACTS=${LONG_FACTS:-100000}
+BOOKS_FACTS=${BOOKS_FACTS:-100000}
 WORKERS=${WORKERS:-"1 2 4"}
 LOADERS=${LOADERS:-"consult charon"}
 LOAD_TIMEOUT_MS=${LOAD_TIMEOUT_MS:-900000}
@@ -87,6 +90,7 @@ kb_file() {
     int) n=$INT_FACTS ;;
     dynint) n=$DYNINT_FACTS ;;
     long) n=$LONG_FACTS ;;
+    books) n=$BOOKS_FACTS ;;
     *) log "unknown kind $kind"; exit 1 ;;
   esac
   local file="$BENCH_OUT/${kind}_$n.pl"
@@ -177,19 +181,21 @@ for kind in $KINDS; do
   done
 done
 
-python3 - "$RESULTS" "$STATIC_FACTS" "$DYNAMIC_FACTS" "$INT_FACTS" "$DYNINT_FACTS" "$LONG_FACTS" <<'EOF'
+python3 - "$RESULTS" "$STATIC_FACTS" "$DYNAMIC_FACTS" "$INT_FACTS" "$DYNINT_FACTS" "$LONG_FACTS" "$BOOKS_FACTS" <<'EOF'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-sizes = dict(zip(["static", "dynamic", "int", "dynint", "long"], map(int, sys.argv[2:7])))
+kinds = ["static", "dynamic", "int", "dynint", "long", "books"]
+sizes = dict(zip(kinds, map(int, sys.argv[2:8])))
 names = {"static": "static facts", "dynamic": "dynamic facts", "int": "static facts, integer keys",
-         "dynint": "dynamic facts, integer keys", "long": "dynamic facts, 8-character atom ids"}
+         "dynint": "dynamic facts, integer keys", "long": "dynamic facts, 8-character atom ids",
+         "books": "static facts, 8-character atom ids (the same books)"}
 systems = {"swi": "SWI-Prolog consult/1", "consult": "Charon, consult/1 (before)",
            "charon": "Charon, '$charon_consult'/1"}
 med = lambda xs: statistics.median(xs) if xs else float("nan")
 print("| knowledge base | loader | workers | ready s | ÷ SWI | CPU s | loaded RSS MB | RSS per worker MB | private per worker MB | total PSS MB | ÷ SWI | rounds |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 fmt = lambda xs: f"{med(xs):.0f}" if xs else "–"
-for kind in ["static", "dynamic", "int", "dynint", "long"]:
+for kind in kinds:
     mine = [r for r in rows if r["kb"] == kind]
     if not mine:
         continue
