@@ -1079,7 +1079,7 @@ impl MachineState {
 pub(crate) struct CWIL {
     // Charon: the counts are machine words. 0.10.0 kept them as big integers and
     // added one to `global_count` on every call, a big-integer addition that took
-    // about 4 % of a load's time. No machine makes 2^64 inferences; a limit beyond
+    // about 3 % of a load's time. No machine makes 2^64 inferences; a limit beyond
     // that is held as u64::MAX, which the count never reaches, so it never stops.
     local_count: u64,
     pub(crate) global_count: u64,
