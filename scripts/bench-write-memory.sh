@@ -4,9 +4,10 @@
 # after WRITES (20,000) more `PUT /put_increment` calls (each a retract/1 and an
 # assertz/1 of counter/1, plus the changes Charon records to replicate them), sent one
 # after the other on one keep-alive connection. The engine never reuses the code of a
-# retracted clause, so some growth per write is the engine's; the rest was the undo log
-# of every assert and retract, which the engine kept (vendor/scryer-prolog/CHARON.md,
-# sixth change; BENCHMARKS.md, "Writes: what a write leaves in memory").
+# retracted clause, so some growth per write is the engine's; more was the undo log of
+# every assert and retract and its arena slot, which the engine kept
+# (vendor/scryer-prolog/CHARON.md, sixth change; BENCHMARKS.md, "What a write leaves
+# in memory").
 #
 # Usage:
 #   scripts/bench-write-memory.sh             # builds charon-cli; ~1 min once built

@@ -492,6 +492,37 @@ impl Arena {
             code_index_tbl: CodeIndexTable::new(),
         }
     }
+
+    /// Charon: frees the slot of `ptr` when it is the arena's last allocation and its
+    /// payload was dropped (tagged `Dropped`), and says whether it did. The arena never
+    /// frees a slot otherwise, so a payload that lived for one call only (the load
+    /// state of an assert or a retract) would stay for the machine's life.
+    ///
+    /// # Safety
+    /// Nothing may refer to `ptr`'s slot afterwards: no heap cell and no other
+    /// pointer holds it.
+    pub(crate) unsafe fn free_last_dropped<T: ?Sized + ArenaAllocated>(
+        &mut self,
+        ptr: &TypedArenaPtr<T>,
+    ) -> bool
+    where
+        T::Payload: Sized,
+    {
+        let Some(base) = &self.base else {
+            return false;
+        };
+        // SAFETY: `base` is a live slot of this arena; only its address is taken.
+        let last = unsafe { ptr::addr_of!((*base.slab.as_ptr()).header) };
+        if last != ptr.header_ptr() || ptr.get_tag() != ArenaHeaderTag::Dropped {
+            return false;
+        }
+        let mut base = self.base.take().unwrap();
+        // SAFETY: the slot is unlinked first, then dropped alone (its `next` taken);
+        // its payload was dropped already, which `dealloc` checks by the tag.
+        self.base = unsafe { base.slab.as_mut() }.next.take();
+        drop(base);
+        true
+    }
 }
 
 unsafe fn drop_slab_in_place(value: NonNull<AllocSlab>, tag: ArenaHeaderTag) {

@@ -2092,6 +2092,9 @@ impl Machine {
                 // what it holds (its retraction records), which 0.10.0 kept in the arena
                 // for the machine's life: about 0.9 KB for every assert and retract.
                 payload.drop_payload();
+                // SAFETY: this payload was made for this change alone, and no heap
+                // cell refers to it.
+                unsafe { self.machine_st.arena.free_last_dropped(&payload) };
                 Ok(())
             }
             Err(SessionError::CompilationError(
@@ -2212,6 +2215,9 @@ impl Machine {
                 // what it holds (its retraction records), which 0.10.0 kept in the arena
                 // for the machine's life: about 0.9 KB for every assert and retract.
                 payload.drop_payload();
+                // SAFETY: this payload was made for this change alone, and no heap
+                // cell refers to it.
+                unsafe { self.machine_st.arena.free_last_dropped(&payload) };
                 Ok(())
             }
             Err(e) => {
@@ -2289,6 +2295,9 @@ impl Machine {
                 // what it holds (its retraction records), which 0.10.0 kept in the arena
                 // for the machine's life: about 0.9 KB for every assert and retract.
                 payload.drop_payload();
+                // SAFETY: this payload was made for this change alone, and no heap
+                // cell refers to it.
+                unsafe { self.machine_st.arena.free_last_dropped(&payload) };
                 Ok(())
             }
             Err(e) => {
