@@ -70,13 +70,7 @@ log() { echo "bench-load: $*" >&2; }
 
 source scripts/tools.sh
 need_commands swipl=swi-prolog-nox curl=curl python3=python3
-if [ -n "${CHARON_BIN:-}" ]; then
-  BIN=$CHARON_BIN
-else
-  if [ "${SKIP_BUILD:-0}" != 1 ]; then cargo build --release -p charon-cli >&2; fi
-  charon_binary bench-load
-fi
-[ -x "$BIN" ] || { log "no charon binary at $BIN"; exit 1; }
+bench_binary bench-load
 
 SERVER=""
 trap 'stop_server' EXIT

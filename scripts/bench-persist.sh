@@ -50,12 +50,7 @@ log() { echo "bench-persist: $*" >&2; }
 
 source scripts/tools.sh
 need_commands curl=curl python3=python3
-if [ -n "${CHARON_BIN:-}" ]; then
-  BIN=$CHARON_BIN
-else
-  if [ "${SKIP_BUILD:-0}" != 1 ]; then cargo build --release -p charon-cli >&2; fi
-  charon_binary bench-persist
-fi
+bench_binary bench-persist
 
 SERVER=""
 stop_server() {

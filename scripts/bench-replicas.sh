@@ -54,12 +54,7 @@ log() { echo "bench-replicas: $*" >&2; }
 
 source scripts/tools.sh
 need_commands curl=curl python3=python3 wrk=wrk
-if [ -n "${CHARON_BIN:-}" ]; then
-  BIN=$CHARON_BIN
-else
-  if [ "${SKIP_BUILD:-0}" != 1 ]; then cargo build --release -p charon-cli >&2; fi
-  charon_binary bench-replicas
-fi
+bench_binary bench-replicas
 
 eval "$(scripts/postgres.sh start)"
 PIDS=()

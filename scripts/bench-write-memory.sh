@@ -18,12 +18,7 @@ cd "$(dirname "$0")/.."
 WRITES=${WRITES:-20000}
 source scripts/tools.sh
 need_commands curl=curl python3=python3
-if [ -n "${CHARON_BIN:-}" ]; then
-  BIN=$CHARON_BIN
-else
-  if [ "${SKIP_BUILD:-0}" != 1 ]; then cargo build --release -p charon-cli >&2; fi
-  charon_binary bench-write-memory
-fi
+bench_binary bench-write-memory
 
 kib() { awk -v k="$2" '$1 == k":" { print $2; exit }' "$1"; }
 log=$(mktemp)

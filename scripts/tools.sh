@@ -44,6 +44,18 @@ charon_binary() {
   BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 }
 
+# bench_binary NAME: sets BIN for a benchmark: $CHARON_BIN when set, else the release
+# `charon`, built first unless SKIP_BUILD=1 (NAME: the calling script, for messages).
+bench_binary() {
+  if [ -n "${CHARON_BIN:-}" ]; then
+    BIN=$CHARON_BIN
+    [ -x "$BIN" ] || { echo "$1: no charon binary at $BIN (CHARON_BIN)" >&2; exit 1; }
+  else
+    if [ "${SKIP_BUILD:-0}" != 1 ]; then cargo build --release -p charon-cli >&2; fi
+    charon_binary "$1"
+  fi
+}
+
 # need_commands COMMAND=PACKAGE...: installs, from the system packages, the package of
 # every command that is missing (sudo when not root); progress on stderr.
 need_commands() {
