@@ -242,7 +242,6 @@ impl<'a> ArithmeticEvaluator<'a> {
     }
 
     fn get_unary_instr(
-        &self,
         name: Atom,
         a1: ArithmeticTerm,
         t: usize,
@@ -274,7 +273,6 @@ impl<'a> ArithmeticEvaluator<'a> {
     }
 
     fn get_binary_instr(
-        &self,
         name: Atom,
         a1: ArithmeticTerm,
         a2: ArithmeticTerm,
@@ -330,7 +328,7 @@ impl<'a> ArithmeticEvaluator<'a> {
                     a1.interm_or(0)
                 };
 
-                self.get_unary_instr(name, a1, ninterm)
+                Self::get_unary_instr(name, a1, ninterm)
             }
             2 => {
                 let a2 = self.interm.pop().unwrap();
@@ -354,7 +352,7 @@ impl<'a> ArithmeticEvaluator<'a> {
                     min_interm
                 };
 
-                self.get_binary_instr(name, a1, a2, ninterm)
+                Self::get_binary_instr(name, a1, a2, ninterm)
             }
             _ => Err(ArithmeticError::NonEvaluableFunctor(
                 Literal::Atom(name),
@@ -407,6 +405,48 @@ impl<'a> ArithmeticEvaluator<'a> {
 
         Ok((code, self.interm.pop()))
     }
+}
+
+/// True if `compile_is` turns `term` into arithmetic instructions: every
+/// compound in it is an evaluable the compiler knows (`get_unary_instr`,
+/// `get_binary_instr`), every atom is `e`, `pi` or `epsilon`, and it holds no
+/// anonymous variable, list or string. Otherwise compiling the clause fails
+/// with type_error(evaluable, F/N) or an instantiation error, and with it the
+/// whole load; the classifier (`disjuncts.rs`) compiles such a goal as a
+/// call instead, so that the error is raised when the goal runs (ISO), and
+/// an evaluable that only the run-time evaluator knows is computed there
+/// (Charon's change).
+pub(crate) fn compiles_to_arith_instrs(term: &Term) -> bool {
+    let iter = match ArithInstructionIterator::from(term) {
+        Ok(iter) => iter,
+        Err(_) => return false,
+    };
+
+    let at = ArithmeticTerm::Interm(1);
+    let mut scratch = vec![];
+
+    for term_ref in iter {
+        let compiles = match term_ref {
+            Ok(ArithTermRef::Literal(c)) => push_literal(&mut scratch, &c).is_ok(),
+            Ok(ArithTermRef::Op(name, 1)) => {
+                ArithmeticEvaluator::get_unary_instr(name, at, 1).is_ok()
+            }
+            Ok(ArithTermRef::Op(name, 2)) => {
+                ArithmeticEvaluator::get_binary_instr(name, at, at, 1).is_ok()
+            }
+            Ok(ArithTermRef::Op(..)) => false,
+            Ok(ArithTermRef::Var(..)) => true,
+            Err(_) => false,
+        };
+
+        if !compiles {
+            return false;
+        }
+
+        scratch.clear();
+    }
+
+    true
 }
 
 // integer division rounding function -- 9.1.3.1.

@@ -936,7 +936,11 @@ impl CodeGenerator {
                                     code.push_back(instr!("proceed"));
                                 }
                             }
-                            &QueryTerm::LocalCut { var_num, cut_prev } => {
+                            &QueryTerm::LocalCut {
+                                var_num,
+                                cut_prev,
+                                last_use,
+                            } => {
                                 let code = branch_code_stack.code(code);
                                 let r = self.marker.get_binding(var_num);
 
@@ -952,7 +956,10 @@ impl CodeGenerator {
                                     }
 
                                     code.push_back(instr!("proceed"));
-                                } else {
+                                } else if last_use {
+                                    // Freeing the var at a `!` inside a condition
+                                    // let a later chunk reuse its slot before the
+                                    // construct's own cut read it.
                                     self.marker.free_var(chunk_num, var_num);
                                 }
                             }

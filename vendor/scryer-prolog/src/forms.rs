@@ -205,9 +205,20 @@ pub enum QueryTerm {
     // register, clause type, subterms, clause call policy.
     Clause(Cell<RegType>, ClauseType, Vec<Term>, CallPolicy),
     Fail,
-    LocalCut { var_num: usize, cut_prev: bool }, // var_num
-    GlobalCut(usize),                            // var_num
-    GetCutPoint { var_num: usize, prev_b: bool },
+    // last_use: the cut var is dead after this cut, so its slot may be
+    // reused. False for a `!` inside the condition of `->` or inside `\+`,
+    // which the construct's own cut (committing to the condition, or
+    // failing `\+`) still needs after it.
+    LocalCut {
+        var_num: usize,
+        cut_prev: bool,
+        last_use: bool,
+    }, // var_num
+    GlobalCut(usize), // var_num
+    GetCutPoint {
+        var_num: usize,
+        prev_b: bool,
+    },
     GetLevel(usize), // var_num
 }
 

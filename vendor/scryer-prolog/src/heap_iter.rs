@@ -118,8 +118,15 @@ impl<'a> EagerStackfulPreOrderHeapIter<'a> {
                 (HeapCellValueTag::PStrLoc, h) => {
                     let tail_idx = self.heap.scan_slice_to_str(h).tail_idx;
 
-                    self.heap[tail_idx].set_mark_bit(self.mark_phase);
+                    // Push the tail before marking it, as the Str and Lis
+                    // arms do and as upstream's newer tree does: a pushed
+                    // cell that is already marked is skipped when popped
+                    // unless it is a variable, so a list tail (`[a,_,c]` is
+                    // the partial string "a" then `[_,c]`) was never visited,
+                    // and ground/1 and term_variables/2 missed its variables
+                    // (scryer-prolog issue #3123).
                     self.iter_stack.push(self.heap[tail_idx]);
+                    self.heap[tail_idx].set_mark_bit(self.mark_phase);
                 }
                 _ => {
                 }

@@ -686,6 +686,15 @@ check_predicate_property(multifile, Module, Name, Arity, multifile) :-
     '$multifile_property'(Module, Name, Arity).
 check_predicate_property(discontiguous, Module, Name, Arity, discontiguous) :-
     '$discontiguous_property'(Module, Name, Arity).
+check_predicate_property(static, Module, Name, Arity, static) :-
+    % A built-in, or a defined predicate that is not dynamic (ISO 7.5.2;
+    % 0.10.0 had no static property at all).
+    (  '$built_in_property'(Name, Arity) ->
+       true
+    ;  functor(Head, Name, Arity),
+       \+ '$no_such_predicate'(Module, Head),
+       \+ '$dynamic_property'(Module, Name, Arity)
+    ).
 
 
 :- non_counted_backtracking extract_predicate_property/2.

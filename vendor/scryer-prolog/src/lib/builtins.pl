@@ -149,8 +149,10 @@ current_prolog_flag(Flag, Value) :- Flag == max_arity, !, Value = 255.
 current_prolog_flag(max_arity, 255).
 current_prolog_flag(Flag, Value) :- Flag == bounded, !, Value = false.
 current_prolog_flag(bounded, false).
-current_prolog_flag(Flag, Value) :- Flag == integer_rounding_function, !, Value == toward_zero.
+current_prolog_flag(Flag, Value) :- Flag == integer_rounding_function, !, Value = toward_zero.
 current_prolog_flag(integer_rounding_function, toward_zero).
+current_prolog_flag(Flag, Value) :- Flag == debug, !, debug_flag(Value).
+current_prolog_flag(debug, Value) :- debug_flag(Value).
 current_prolog_flag(Flag, Value) :- Flag == double_quotes, !, '$get_double_quotes'(Value).
 current_prolog_flag(double_quotes, Value) :- '$get_double_quotes'(Value).
 current_prolog_flag(Flag, Value) :- Flag == unknown, !, '$get_unknown'(Value).
@@ -179,6 +181,13 @@ current_prolog_flag(Flag, _) :-
 answer_write_options(Value) :-
     (   iso_ext:bb_get('$answer_write_options', Value) -> true
     ;   Value = []
+    ).
+
+% The ISO flag debug (7.11.2.3): on or off, off by default. Scryer has no
+% debug mode, so the value is only recorded.
+debug_flag(Value) :-
+    (   iso_ext:bb_get('$debug_flag', Value0) -> Value = Value0
+    ;   Value = off
     ).
 
 %% set_prolog_flag(Flag, Value).
@@ -220,6 +229,12 @@ set_prolog_flag(occurs_check, false) :-
     !, '$set_nsto_as_unify'.
 set_prolog_flag(occurs_check, error) :-
     !, '$set_sto_with_error_as_unify'.
+set_prolog_flag(debug, Value) :-
+    !,
+    (  ( Value == on ; Value == off ) ->
+       iso_ext:bb_put('$debug_flag', Value)
+    ;  flag_domain_error(debug, Value)
+    ).
 set_prolog_flag(double_quotes, Value) :-
     flag_domain_error(double_quotes, Value).
 set_prolog_flag(answer_write_options, Options) :-
@@ -390,9 +405,12 @@ dispatch_prep_((G1, G2), B, [Cont|Conts]) :-
 dispatch_prep_((G1 ; G2), B, Conts) :-
     (  nonvar(G1) ->
        (  G1 = (G11 -> G12) ->
-          dispatch_prep(G11, B, IConts2),
+          % A cut in the condition is local to it (ISO 7.8.7): it cuts to B1,
+          % the choicepoint current when the condition starts, which keeps
+          % staggered_sc/2's else branch; B is the whole goal's.
+          dispatch_prep(G11, B1, IConts2),
           dispatch_prep(G12, B, IConts3),
-          cont_list_goal(IConts2, Cont2),
+          cont_list_goal(['$call'(builtins:get_cp(B1)) | IConts2], Cont2),
           cont_list_goal(IConts3, Cont3),
           Cont0 = '$call'(builtins:staggered_if_then(Cont2, Cont3))
        ;  dispatch_prep(G1, B, IConts0),
@@ -1137,7 +1155,7 @@ setof(Template, Goal, Solution) :-
           '$fail'
        ;  '$head_is_dynamic'(Module, H) ->
           '$clause_body_is_valid'(B),
-          Module:'$clause'(H, B)
+          '$clause_snapshot'(Module, H, B)
        ;  throw(error(permission_error(access, private_procedure, Name/Arity),
                       clause/2))
        )
@@ -1160,12 +1178,29 @@ clause(H, B) :-
           '$fail'
        ;  '$head_is_dynamic'(user, H) ->
           '$clause_body_is_valid'(B),
-          '$clause'(H, B)
+          '$clause_snapshot'(builtins, H, B)
        ;  throw(error(permission_error(access, private_procedure, Name/Arity),
                       clause/2))
        )
     ;  throw(error(type_error(callable, H), clause/2))
     ).
+
+% Charon: clause/2 answers from a copy of the matching clauses taken when it is
+% called, the logical update view of ISO 7.5.4. '$clause'/2 is a static predicate
+% that assert and retract change in place; 0.10.0 iterated over it directly, so a
+% retract/1 or an assert inside `clause(H, B), ...` changed the index under the
+% running iteration (`forall(clause(p(X), true), retract(p(X)))` panicked with an
+% out-of-bounds access; an assert could be seen by the iteration).
+'$clause_snapshot'(Module, H, B) :-
+    findall(H-B, Module:'$clause'(H, B), Clauses),
+    '$clause_member'(Clauses, H-B).
+
+'$clause_member'([C | Cs], X) :-
+    '$clause_member_'(Cs, X, C).
+
+'$clause_member_'(_, X, X).
+'$clause_member_'([C | Cs], X, _) :-
+    '$clause_member_'(Cs, X, C).
 
 
 :- meta_predicate(asserta(:)).
@@ -1315,7 +1350,9 @@ module_abolish(Pred, Module) :-
           )
        ;  throw(error(type_error(integer, Arity), abolish/1))
        )
-    ;  throw(error(type_error(predicate_indicator, Module:Pred), abolish/1))
+    ;  % Pred, not Module:Pred: the module is abolish/1's meta-argument
+       % qualification, not part of the culprit (8.9.4.3 c; as SWI-Prolog).
+       throw(error(type_error(predicate_indicator, Pred), abolish/1))
     ).
 
 :- meta_predicate(abolish(:)).

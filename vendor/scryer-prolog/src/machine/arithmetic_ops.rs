@@ -649,7 +649,11 @@ pub(crate) fn shr(lhs: Number, rhs: Number, arena: &mut Arena) -> Result<Number,
                 }
             };
 
-            let res = lhs.get_num().checked_shr(rhs).unwrap_or(0);
+            // An arithmetic shift by 63 or more leaves only the sign: 0 for
+            // a non-negative number, -1 for a negative one (floor division by
+            // 2^rhs). `checked_shr` gave 0 for every shift of 64 or more,
+            // so `-1 >> 100` was 0 instead of -1.
+            let res = lhs.get_num() >> rhs.min(63);
             Ok(Number::arena_from(res, arena))
         }
         Number::Integer(lhs) => {
@@ -1030,6 +1034,47 @@ pub(crate) fn atan(n1: Number) -> Result<f64, MachineStubGen> {
     unary_float_fn_template(n1, |f| f.atan())
 }
 
+// The hyperbolic functions and log10/1, as SWI-Prolog has them (ISO has none
+// of them). Only the run-time evaluator (`arith_eval_by_metacall`) knows them:
+// a clause using one compiles its goal as a call (see `compiles_to_arith_instrs`).
+// A NaN result is evaluation_error(undefined), an infinite one float_overflow,
+// as for the other float functions: acosh(0.5), atanh(2.0); atanh(1.0).
+
+#[inline]
+pub(crate) fn sinh(n1: Number) -> Result<f64, MachineStubGen> {
+    unary_float_fn_template(n1, |f| f.sinh())
+}
+
+#[inline]
+pub(crate) fn cosh(n1: Number) -> Result<f64, MachineStubGen> {
+    unary_float_fn_template(n1, |f| f.cosh())
+}
+
+#[inline]
+pub(crate) fn tanh(n1: Number) -> Result<f64, MachineStubGen> {
+    unary_float_fn_template(n1, |f| f.tanh())
+}
+
+#[inline]
+pub(crate) fn asinh(n1: Number) -> Result<f64, MachineStubGen> {
+    unary_float_fn_template(n1, |f| f.asinh())
+}
+
+#[inline]
+pub(crate) fn acosh(n1: Number) -> Result<f64, MachineStubGen> {
+    unary_float_fn_template(n1, |f| f.acosh())
+}
+
+#[inline]
+pub(crate) fn atanh(n1: Number) -> Result<f64, MachineStubGen> {
+    unary_float_fn_template(n1, |f| f.atanh())
+}
+
+#[inline]
+pub(crate) fn log10(n1: Number) -> Result<f64, MachineStubGen> {
+    unary_float_fn_template(n1, |f| f.log10())
+}
+
 #[inline]
 pub(crate) fn float_fractional_part(n1: Number) -> Result<f64, MachineStubGen> {
     unary_float_fn_template(n1, |f| f.fract())
@@ -1334,6 +1379,27 @@ impl MachineState {
                             ))),
                             atom!("atan") => self.interms.push(Number::Float(OrderedFloat(
                                 drop_iter_on_err!(self, iter, atan(a1))
+                            ))),
+                            atom!("sinh") => self.interms.push(Number::Float(OrderedFloat(
+                                drop_iter_on_err!(self, iter, sinh(a1))
+                            ))),
+                            atom!("cosh") => self.interms.push(Number::Float(OrderedFloat(
+                                drop_iter_on_err!(self, iter, cosh(a1))
+                            ))),
+                            atom!("tanh") => self.interms.push(Number::Float(OrderedFloat(
+                                drop_iter_on_err!(self, iter, tanh(a1))
+                            ))),
+                            atom!("asinh") => self.interms.push(Number::Float(OrderedFloat(
+                                drop_iter_on_err!(self, iter, asinh(a1))
+                            ))),
+                            atom!("acosh") => self.interms.push(Number::Float(OrderedFloat(
+                                drop_iter_on_err!(self, iter, acosh(a1))
+                            ))),
+                            atom!("atanh") => self.interms.push(Number::Float(OrderedFloat(
+                                drop_iter_on_err!(self, iter, atanh(a1))
+                            ))),
+                            atom!("log10") => self.interms.push(Number::Float(OrderedFloat(
+                                drop_iter_on_err!(self, iter, log10(a1))
                             ))),
                             atom!("abs") => self.interms.push(abs(a1, &mut self.arena)),
                             atom!("float") => self.interms.push(Number::Float(OrderedFloat(

@@ -1,3 +1,4 @@
+use crate::arithmetic::compiles_to_arith_instrs;
 use crate::atom_table::*;
 use crate::forms::*;
 use crate::instructions::*;
@@ -147,8 +148,16 @@ enum TraversalState {
     // where it leaves off.
     BuildFinalDisjunct(usize),
     Fail,
-    GetCutPoint { var_num: usize, prev_b: bool },
-    Cut { var_num: usize, is_global: bool },
+    GetCutPoint {
+        var_num: usize,
+        prev_b: bool,
+    },
+    // last_use: see QueryTerm::LocalCut.
+    Cut {
+        var_num: usize,
+        is_global: bool,
+        last_use: bool,
+    },
     CutPrev(usize),
     ResetCallPolicy(CallPolicy),
     Term(Term),
@@ -230,6 +239,22 @@ fn merge_branch_seq(branches: impl Iterator<Item = BranchInfo>) -> BranchInfo {
     branch_info.branch_num.branch_num -= &branch_info.branch_num.delta;
 
     branch_info
+}
+
+/// True for `is/2` and the arithmetic comparisons when an argument they
+/// evaluate holds something the arithmetic compiler rejects (an unknown
+/// evaluable such as `cosh/1`, an atom, `_`, a list): the goal is then
+/// compiled as `'$call'(Goal)`, evaluated when it runs, where an unknown
+/// evaluable raises type_error(evaluable, Name/Arity) as ISO has it,
+/// instead of stopping the load of the whole file.
+fn needs_run_time_arith(name: Atom, terms: &[Term]) -> bool {
+    match (name, terms.len()) {
+        (atom!("is"), 2) => !compiles_to_arith_instrs(&terms[1]),
+        (atom!("=:=") | atom!("=\\=") | atom!("<") | atom!(">") | atom!("=<") | atom!(">="), 2) => {
+            !compiles_to_arith_instrs(&terms[0]) || !compiles_to_arith_instrs(&terms[1])
+        }
+        _ => false,
+    }
 }
 
 fn flatten_into_disjunct(build_stack: &mut ChunkedTermVec, preceding_len: usize) {
@@ -514,7 +539,11 @@ impl VariableClassifier {
                 TraversalState::ResetGlobalCutVarOverride(old_override) => {
                     self.global_cut_var_num_override = old_override;
                 }
-                TraversalState::Cut { var_num, is_global } => {
+                TraversalState::Cut {
+                    var_num,
+                    is_global,
+                    last_use,
+                } => {
                     if self.try_set_chunk_at_inlined_boundary() {
                         build_stack.add_chunk();
                     }
@@ -527,6 +556,7 @@ impl VariableClassifier {
                         QueryTerm::LocalCut {
                             var_num,
                             cut_prev: false,
+                            last_use,
                         }
                     });
                 }
@@ -540,6 +570,7 @@ impl VariableClassifier {
                     build_stack.push_chunk_term(QueryTerm::LocalCut {
                         var_num,
                         cut_prev: true,
+                        last_use: true,
                     });
                 }
                 TraversalState::Fail => {
@@ -673,15 +704,34 @@ impl VariableClassifier {
                                 false
                             };
 
+                            // A `!` in the condition is local to the condition
+                            // (ISO 7.8.7): it cuts to the choicepoint current when
+                            // the condition starts, which keeps the else branch,
+                            // as `\+` does below. The var holds that choicepoint;
+                            // committing to the condition then cuts to it, or, when
+                            // the `->` opens a disjunct of a `;` (prev_b), to the
+                            // choicepoint before it (`cut_prev`), which drops the
+                            // else branch, as `get_prev_level` did.
                             state_stack.push(TraversalState::Term(then_term));
-                            state_stack.push(TraversalState::Cut {
-                                var_num: self.var_num,
-                                is_global: false,
-                            });
+
+                            if prev_b {
+                                state_stack.push(TraversalState::CutPrev(self.var_num));
+                            } else {
+                                state_stack.push(TraversalState::Cut {
+                                    var_num: self.var_num,
+                                    is_global: false,
+                                    last_use: true,
+                                });
+                            }
+
+                            state_stack.push(TraversalState::ResetGlobalCutVarOverride(
+                                self.global_cut_var_num_override,
+                            ));
                             state_stack.push(TraversalState::Term(if_term));
+                            state_stack.push(TraversalState::OverrideGlobalCutVar(self.var_num));
                             state_stack.push(TraversalState::GetCutPoint {
                                 var_num: self.var_num,
-                                prev_b,
+                                prev_b: false,
                             });
 
                             self.var_num += 1;
@@ -785,6 +835,10 @@ impl VariableClassifier {
 
                             self.call_policy = CallPolicy::Counted;
                         }
+                        Term::Clause(_, name, terms) if needs_run_time_arith(name, &terms) => {
+                            let goal = Term::Clause(Cell::default(), name, terms);
+                            add_chunk(self, atom!("$call"), vec![goal]);
+                        }
                         Term::Clause(_, name, terms) => {
                             add_chunk(self, name, terms);
                         }
@@ -819,7 +873,11 @@ impl VariableClassifier {
 
                             self.probe_in_situ_var(var_num);
 
-                            state_stack.push(TraversalState::Cut { var_num, is_global });
+                            state_stack.push(TraversalState::Cut {
+                                var_num,
+                                is_global,
+                                last_use: false,
+                            });
                         }
                         Term::Literal(_, Literal::Atom(name)) => {
                             if update_chunk_data(self, name, 0) {

@@ -108,6 +108,14 @@ impl MachineState {
                 let (name, arity) = cell_as_atom_cell!(self.heap[s])
                     .get_name_and_arity();
 
+                if arity > 0 {
+                    // A compound is not an atom: type_error(atom, Order), as
+                    // for any other non-atom (8.4.2.3 of Cor.2; SWI-Prolog);
+                    // domain_error(order, _) is for an atom other than <, =, >.
+                    let err = self.type_error(ValidType::Atom, a1);
+                    return Err(self.error_form(err, stub_gen()));
+                }
+
                 check_atom(self, name, arity)?;
             }
             (HeapCellValueTag::AttrVar | HeapCellValueTag::Var | HeapCellValueTag::StackVar) => {
@@ -1020,8 +1028,11 @@ impl Machine {
                         self.machine_st.p += 1;
                     }
                     &Instruction::DynamicElse(..) => {
-                        if let FirstOrNext::First = self.machine_st.dynamic_mode {
-                            self.machine_st.cc = self.machine_st.global_clock;
+                        match self.machine_st.dynamic_mode {
+                            FirstOrNext::First => {
+                                self.machine_st.cc = self.machine_st.global_clock;
+                            }
+                            FirstOrNext::Next => self.restore_dynamic_clock(),
                         }
 
                         let p = self.machine_st.p;
@@ -1060,21 +1071,6 @@ impl Machine {
                                         }
                                     }
                                     FirstOrNext::Next => {
-                                        let n = self
-                                            .machine_st
-                                            .stack
-                                            .index_or_frame(self.machine_st.b)
-                                            .prelude
-                                            .num_cells;
-
-                                        self.machine_st.cc = unsafe {
-                                            self.machine_st.stack
-                                                [stack_loc!(OrFrame, self.machine_st.b, n - 1)]
-                                            .to_fixnum_or_cut_point_unchecked()
-                                        }
-                                        .get_num()
-                                            as usize;
-
                                         if next_i > 0 {
                                             match self.find_living_dynamic_else(p + next_i) {
                                                 Some(_) => {
@@ -1093,6 +1089,10 @@ impl Machine {
                                 }
                             }
                             None => {
+                                if let FirstOrNext::Next = self.machine_st.dynamic_mode {
+                                    self.discard_exhausted_dynamic_choice_point();
+                                }
+
                                 self.machine_st.fail = true;
                             }
                         }
@@ -1104,6 +1104,10 @@ impl Machine {
                         }
                     }
                     &Instruction::DynamicInternalElse(..) => {
+                        if let FirstOrNext::Next = self.machine_st.dynamic_mode {
+                            self.restore_dynamic_clock();
+                        }
+
                         let p = self.machine_st.p;
 
                         match self.find_living_dynamic_else(p) {
@@ -1139,21 +1143,6 @@ impl Machine {
                                         }
                                     }
                                     FirstOrNext::Next => {
-                                        let n = self
-                                            .machine_st
-                                            .stack
-                                            .index_or_frame(self.machine_st.b)
-                                            .prelude
-                                            .num_cells;
-
-                                        self.machine_st.cc = unsafe {
-                                            self.machine_st.stack
-                                                [stack_loc!(OrFrame, self.machine_st.b, n - 1)]
-                                            .to_fixnum_or_cut_point_unchecked()
-                                        }
-                                        .get_num()
-                                            as usize;
-
                                         if next_i > 0 {
                                             match self.find_living_dynamic_else(p + next_i) {
                                                 Some(_) => {
@@ -1172,6 +1161,10 @@ impl Machine {
                                 }
                             }
                             None => {
+                                if let FirstOrNext::Next = self.machine_st.dynamic_mode {
+                                    self.discard_exhausted_dynamic_choice_point();
+                                }
+
                                 self.machine_st.fail = true;
                             }
                         }
@@ -3174,93 +3167,55 @@ impl Machine {
                                 }
                             }
                             IndexingLine::DynamicIndexedChoice(_) => {
-                                let p = self.machine_st.p;
+                                // Charon: in Next mode the clock of the call is restored
+                                // before its clauses are searched (0.10.0 searched with
+                                // whatever clock the last call left), and whether a choice
+                                // point is needed is decided by indexed_try and retry alone:
+                                // they look ahead for a clause that is both alive and
+                                // applicable (next_inner_applicable_clause). 0.10.0 also
+                                // read the clause's threading (`is_next`), which does not
+                                // follow this index's list, and could leave a choice point
+                                // on a retracted clause that it then re-entered forever.
+                                let mode = self.machine_st.dynamic_mode;
+
+                                if let FirstOrNext::Next = mode {
+                                    self.restore_dynamic_clock();
+                                }
 
                                 match self
                                     .find_living_dynamic(self.machine_st.oip, self.machine_st.iip)
                                 {
-                                    Some((offset, oi, ii, is_next_clause)) => {
-                                        self.machine_st.p = p;
+                                    Some((offset, oi, ii, _)) => {
                                         self.machine_st.oip = oi;
                                         self.machine_st.iip = ii;
 
-                                        match self.machine_st.dynamic_mode {
-                                            FirstOrNext::First if !is_next_clause => {
-                                                self.machine_st.p = p + offset;
-                                            }
+                                        match mode {
                                             FirstOrNext::First => {
-                                                // there's a leading DynamicElse that sets self.machine_st.cc.
-                                                // self.machine_st.cc = self.machine_st.global_clock;
-
-                                                // see that there is a following dynamic_else
-                                                // clause so we avoid generating a choice
-                                                // point in case there isn't.
-                                                match self.find_living_dynamic(oi, ii + 1) {
-                                                    Some(_) => {
-                                                        self.machine_st.registers
-                                                            [self.machine_st.num_of_args + 1] = fixnum_as_cell!(
-                                                            /* FIXME this is not safe */
-                                                            unsafe {
-                                                                Fixnum::build_with_unchecked(
-                                                                    self.machine_st.cc as i64,
-                                                                )
-                                                            }
-                                                        );
-
-                                                        self.machine_st.num_of_args += 1;
-                                                        self.indexed_try(offset);
-                                                        self.machine_st.num_of_args -= 1;
+                                                self.machine_st.registers
+                                                    [self.machine_st.num_of_args + 1] = fixnum_as_cell!(
+                                                    /* FIXME this is not safe */
+                                                    unsafe {
+                                                        Fixnum::build_with_unchecked(
+                                                            self.machine_st.cc as i64,
+                                                        )
                                                     }
-                                                    None => {
-                                                        self.machine_st.p = p + offset;
-                                                        self.machine_st.oip = 0;
-                                                        self.machine_st.iip = 0;
-                                                    }
-                                                }
+                                                );
+
+                                                self.machine_st.num_of_args += 1;
+                                                self.indexed_try(offset);
+                                                self.machine_st.num_of_args -= 1;
                                             }
                                             FirstOrNext::Next => {
-                                                let b = self.machine_st.b;
-                                                let n = self
-                                                    .machine_st
-                                                    .stack
-                                                    .index_or_frame(b)
-                                                    .prelude
-                                                    .num_cells;
-
-                                                self.machine_st.cc = unsafe {
-                                                    self.machine_st.stack
-                                                        [stack_loc!(OrFrame, b, n - 1)]
-                                                    .to_fixnum_or_cut_point_unchecked()
-                                                }
-                                                .get_num()
-                                                    as usize;
-
-                                                if is_next_clause {
-                                                    match self.find_living_dynamic(
-                                                        self.machine_st.oip,
-                                                        self.machine_st.iip + 1,
-                                                    ) {
-                                                        // if we're executing the last instruction
-                                                        // of the internal block pointed to by
-                                                        // self.machine_st.iip, we want trust, not retry.
-                                                        // this is true iff ii + 1 < len.
-                                                        Some(_) => {
-                                                            self.retry(offset);
-                                                            increment_call_count!(self.machine_st);
-                                                        }
-                                                        _ => {
-                                                            self.trust(offset);
-                                                            increment_call_count!(self.machine_st);
-                                                        }
-                                                    }
-                                                } else {
-                                                    self.trust(offset);
-                                                    increment_call_count!(self.machine_st);
-                                                }
+                                                self.retry(offset);
+                                                increment_call_count!(self.machine_st);
                                             }
                                         }
                                     }
                                     None => {
+                                        if let FirstOrNext::Next = mode {
+                                            self.discard_exhausted_dynamic_choice_point();
+                                        }
+
                                         self.machine_st.fail = true;
                                     }
                                 }

@@ -1066,9 +1066,11 @@ impl MachineState {
                                         if name == atom!("-") && arity == 2 {
                                             break;
                                         } else {
+                                            // The element, not the rest of
+                                            // the list from it (8.4.4.3 e).
                                             let err = self.type_error(
                                                 ValidType::Pair,
-                                                list_loc_as_cell!(l),
+                                                self.heap[l],
                                             );
 
                                             return Err(self.error_form(err, stub_gen()));
@@ -1080,7 +1082,7 @@ impl MachineState {
                                     _ => {
                                         let err = self.type_error(
                                             ValidType::Pair,
-                                            list_loc_as_cell!(l),
+                                            self.heap[l],
                                         );
 
                                         return Err(self.error_form(err, stub_gen()));

@@ -45,7 +45,7 @@ impl Default for HeapPtr {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub enum FirstOrNext {
     First,
     Next,
@@ -505,6 +505,15 @@ impl MachineState {
 
         self.oip = or_frame.prelude.boip;
         self.iip = or_frame.prelude.biip;
+
+        // Charon: a choice point is always resumed in Next mode. Only a call sets
+        // First (try_call, try_execute, a switch_on_term entry), and 0.10.0 relied on
+        // the last dynamic instruction run having set Next. A call to a dynamic
+        // predicate that failed in its index before any such instruction left First
+        // behind, and the next dynamic choice point backtracked into was then run as
+        // a new call: a new clock, which lost the logical update view, and a second
+        // choice point over the same clauses.
+        self.dynamic_mode = FirstOrNext::Next;
 
         self.pdl.clear();
         self.fail = false;

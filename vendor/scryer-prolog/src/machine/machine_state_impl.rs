@@ -1275,7 +1275,10 @@ impl MachineState {
                 if name == atom!("-") && arity == 2 {
                     Ok(heap_loc_as_cell!(s + 1))
                 } else {
-                    let err = self.type_error(ValidType::Pair, self.heap[s]);
+                    // The element (its Str cell), not its functor cell
+                    // heap[s], which the error term printed as a garbled
+                    // term (`keysort/2/keysort` for `1/a`).
+                    let err = self.type_error(ValidType::Pair, store_v);
                     Err(self.error_form(err, stub_gen()))
                 }
             }

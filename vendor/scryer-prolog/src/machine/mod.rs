@@ -669,6 +669,43 @@ impl Machine {
         Some(offset)
     }
 
+    /// Whether the dynamic clause whose `DynamicInternalElse` is at `p` is alive for
+    /// the clock of the running call (`machine_st.cc`): born before it and not yet
+    /// retracted at it. The logical update view of ISO 7.5.4.
+    fn dynamic_clause_is_alive(&self, p: usize) -> bool {
+        match self.code[p] {
+            Instruction::DynamicInternalElse(birth, death, _)
+            | Instruction::DynamicElse(birth, death, _) => {
+                birth < self.machine_st.cc && Death::Finite(self.machine_st.cc) <= death
+            }
+            _ => true,
+        }
+    }
+
+    /// Charon: on backtracking into a dynamic predicate's choice point, the clock of
+    /// the call that made it is read back before any clause is judged alive. It is
+    /// the choice point's last argument cell (see the `try` of `DynamicElse`,
+    /// `DynamicInternalElse` and `DynamicIndexedChoice` in `dispatch_loop`).
+    pub(super) fn restore_dynamic_clock(&mut self) {
+        let b = self.machine_st.b;
+        let n = self.machine_st.stack.index_or_frame(b).prelude.num_cells;
+
+        self.machine_st.cc = unsafe {
+            self.machine_st.stack[stack_loc!(OrFrame, b, n - 1)].to_fixnum_or_cut_point_unchecked()
+        }
+        .get_num() as usize;
+    }
+
+    /// Charon: a dynamic predicate's choice point that has no living clause left is
+    /// removed before the machine backtracks. 0.10.0 only set `fail`, so the machine
+    /// backtracked into the same choice point, found nothing again, and never ended
+    /// (a lookup after `retract/1` of the last matching clause).
+    pub(super) fn discard_exhausted_dynamic_choice_point(&mut self) {
+        let b = self.machine_st.b;
+        self.machine_st.b = self.machine_st.stack.index_or_frame(b).prelude.b;
+        self.machine_st.stack.truncate(b);
+    }
+
     fn next_inner_applicable_clause(&mut self) -> Option<u32> {
         let mut inner_offset = 1u32;
 
@@ -698,22 +735,23 @@ impl Machine {
                             }
                         }
                         IndexingLine::DynamicIndexedChoice(indexed_choice) => {
+                            // Charon: the next alternative must be alive for the call's
+                            // clock as well as applicable; 0.10.0 could choose a
+                            // retracted clause here (see the DynamicIndexedChoice arm
+                            // of dispatch_loop).
                             let idx = (self.machine_st.iip + inner_offset) as usize;
-                            let o = indexed_choice[idx];
+                            let o = match indexed_choice.get(idx) {
+                                Some(&o) => o,
+                                None => return None,
+                            };
 
-                            if idx + 1 == indexed_choice.len() {
-                                return if self.next_clause_applicable(self.machine_st.p + o) {
-                                    Some(inner_offset)
-                                } else {
-                                    None
-                                };
-                            } else {
-                                if self.next_clause_applicable(self.machine_st.p + o) {
-                                    return Some(inner_offset);
-                                }
-
-                                inner_offset += 1;
+                            if self.dynamic_clause_is_alive(self.machine_st.p + o - 1)
+                                && self.next_clause_applicable(self.machine_st.p + o)
+                            {
+                                return Some(inner_offset);
                             }
+
+                            inner_offset += 1;
                         }
                         _ => unreachable!(),
                     }
@@ -853,7 +891,12 @@ impl Machine {
             self.machine_st.e = or_frame.prelude.e;
             self.machine_st.cp = or_frame.prelude.cp;
 
-            or_frame.prelude.biip += iip_offset;
+            // Charon: the next alternative is counted from the clause this retry runs
+            // (`machine_st.iip`), not from the frame's stored position. In a dynamic
+            // predicate's index they differ once a retracted clause was skipped
+            // (find_living_dynamic moves past dead clauses), and counting from the
+            // frame ran the same living clause twice ([1,3,3,4] for [1,3,4]).
+            or_frame.prelude.biip = self.machine_st.iip + iip_offset;
 
             let target_h = or_frame.prelude.h;
             let attr_var_queue_len = or_frame.prelude.attr_var_queue_len;

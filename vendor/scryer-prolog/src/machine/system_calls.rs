@@ -6457,7 +6457,13 @@ impl Machine {
 
     #[inline(always)]
     pub(crate) fn inference_limit_exceeded(&mut self) {
+        // Charon: the handler of the exceeded limit (call_with_inference_limit/5's
+        // second clause) asks once, and the answer is consumed. 0.10.0 left the flag
+        // set, and increment_call_count counts nothing while it is set: after one
+        // exceeded limit, no limit of the same query, inner or outer (a server's
+        // `--max-inferences`), stopped anything.
         self.machine_st.fail = !self.machine_st.cwil.inference_limit_exceeded;
+        self.machine_st.cwil.inference_limit_exceeded = false;
     }
 
     #[inline(always)]
