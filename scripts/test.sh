@@ -13,16 +13,27 @@ command -v python3 >/dev/null || { echo "test.sh: python3 not found (the RBAC ge
 
 cargo fmt --all --check
 cargo build --release --workspace --all-targets
-cargo clippy --release --workspace --all-targets -- -D warnings
+# The engine (charon-scryer-prolog, vendor/scryer-prolog) is upstream's code with
+# Charon's changes: it is built, tested (upstream's suite and Charon's) and
+# packaged with the workspace, but linted and documented as upstream keeps it.
+cargo clippy --release --workspace --exclude charon-scryer-prolog --all-targets -- -D warnings
 # The replica tests need a real PostgreSQL: a throwaway cluster, stopped at the end.
 eval "$(scripts/postgres.sh start)"
 trap 'scripts/postgres.sh stop "$CHARON_TEST_POSTGRES_DIR"' EXIT
 cargo test --release --workspace
-RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace
+RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --exclude charon-scryer-prolog
 # Every crate packages with complete metadata (building each from its tarball would
 # compile scryer-prolog once more; scripts/outside-check.sh builds charon as a
 # dependency from outside instead).
 cargo package --workspace --no-verify --allow-dirty --quiet
+# The packaged charon builds the engine its tests ran: the workspace's engine crate,
+# by name and exact version, not the registry's scryer-prolog.
+engine_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' vendor/scryer-prolog/Cargo.toml | head -1)
+packaged="${CARGO_TARGET_DIR:-target}/package"
+test -f "$packaged/charon-scryer-prolog-$engine_version.crate" \
+  || { echo "test.sh: the engine crate charon-scryer-prolog $engine_version was not packaged" >&2; exit 1; }
+tar -xzOf "$packaged/charon-0.1.0.crate" charon-0.1.0/Cargo.toml \
+  | python3 -c 'import sys, tomllib; d = tomllib.load(sys.stdin.buffer)["dependencies"]["scryer-prolog"]; sys.exit(0 if (d.get("package"), d.get("version")) == ("charon-scryer-prolog", "='"$engine_version"'") else "test.sh: the packaged charon depends on %r" % d)'
 scripts/outside-check.sh
 scripts/api-checks.sh
 scripts/mcp-checks.sh

@@ -92,15 +92,15 @@ pub use kb::{
 pub use pldoc::{Operation, Report};
 pub use replica::{ReplicaConfig, ReplicaStatus};
 
-/// The version of the embedded engine (the `scryer-prolog` crate Charon is built
-/// with; kept equal to the exact version pinned in the workspace's Cargo.toml, which
-/// a test checks).
-pub const ENGINE_VERSION: &str = "scryer-prolog 0.10.0";
+/// The embedded engine: the `charon-scryer-prolog` crate, scryer-prolog 0.10.0 with
+/// Charon's fixes (its `CHARON.md` lists them), by its package name and the exact
+/// version pinned in the workspace's Cargo.toml (a test checks both).
+pub const ENGINE_VERSION: &str = "charon-scryer-prolog 0.10.0-charon.1";
 
 /// Charon's version and its engine's, as `charon --version` prints them.
 pub const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
-    " (embedded engine: scryer-prolog 0.10.0)"
+    " (embedded engine: charon-scryer-prolog 0.10.0-charon.1, scryer-prolog 0.10.0 with Charon's fixes)"
 );
 
 #[doc = include_str!("knowledge_base.md")]

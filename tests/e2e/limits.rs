@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use charon::{CallError, KnowledgeBase};
 use serde_json::json;
 
-use crate::util::{config, fixture};
+use crate::util::{config, fixture, run_charon};
 
 fn own_kb() -> KnowledgeBase {
     KnowledgeBase::load_with(fixture("types.pl"), config()).expect("types.pl loads")
@@ -660,6 +660,59 @@ fn inference_limits_in_a_knowledge_base_keep_their_meaning() {
                 .expect("answers"),
             json!(["nondet", "nondet", "det", last]),
             "second limit {second}"
+        );
+    }
+}
+
+/// A limit of the knowledge base's own that is exceeded leaves every other limit of
+/// the call in force: its next limit (0.10.0 stopped counting for the rest of the
+/// call once one was exceeded), and the server's, which no limit set inside can
+/// lift. Through the library and the `charon call` command line alike.
+#[test]
+fn a_knowledge_base_never_switches_the_inference_limit_off() {
+    let kb = KnowledgeBase::load_with(
+        fixture("inference_limits.pl"),
+        charon::EngineConfig {
+            limits: charon::Limits {
+                inferences: 200_000,
+                ..config().limits
+            },
+            ..config()
+        },
+    )
+    .expect("loads");
+    let call = |name: &str, args: serde_json::Value| kb.call(name, &args);
+    assert_eq!(
+        call("exceeded_then", json!({"Second": 1})).expect("answers"),
+        json!(["exceeded", "exceeded"])
+    );
+    assert_eq!(
+        call("exceeded_then", json!({"Second": 1_000_000})).expect("answers"),
+        json!(["exceeded", "det"])
+    );
+    for name in ["exceeded_then_forever", "lifted"] {
+        let e = call(name, json!({})).expect_err("stopped by the server's limit");
+        assert!(
+            matches!(e, CallError::InferenceLimit { .. }),
+            "{name}: {e:?}"
+        );
+    }
+    let path = fixture("inference_limits.pl");
+    let path = path.to_str().expect("utf-8 path");
+    for name in ["exceeded_then_forever", "lifted"] {
+        let (code, out, err) = run_charon(&[
+            "call",
+            "--max-inferences",
+            "100000",
+            "--timeout-ms",
+            "30000",
+            path,
+            name,
+        ]);
+        assert_eq!(code, 3, "{name}: {out} {err}");
+        assert!(
+            err.contains("exceeded the limit of 100000 inferences"),
+            "{name}: {err}"
         );
     }
 }

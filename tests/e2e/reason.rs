@@ -722,13 +722,26 @@ fn the_command_line_draws_proofs_and_says_what_is_wrong() {
 #[test]
 fn the_engine_version_named_is_the_one_built_in() {
     let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
-    let pinned = manifest
+    let line = manifest
         .lines()
         .find(|l| l.starts_with("scryer-prolog"))
-        .and_then(|l| l.split("\"=").nth(1))
-        .and_then(|v| v.split('"').next())
-        .expect("scryer-prolog pinned with =");
-    assert_eq!(charon::ENGINE_VERSION, format!("scryer-prolog {pinned}"));
+        .expect("the engine in [workspace.dependencies]");
+    let field = |name: &str| {
+        line.split(&format!("{name} = \""))
+            .nth(1)
+            .and_then(|v| v.split('"').next())
+    };
+    let package = field("package").expect("the engine's package name");
+    let pinned = field("version")
+        .and_then(|v| v.strip_prefix('='))
+        .expect("the engine pinned with =");
+    assert_eq!(charon::ENGINE_VERSION, format!("{package} {pinned}"));
+    let engine = std::fs::read_to_string(root().join("vendor/scryer-prolog/Cargo.toml"))
+        .expect("the engine's Cargo.toml");
+    assert!(
+        engine.contains(&format!("name = \"{package}\"\nversion = \"{pinned}\"")),
+        "vendor/scryer-prolog is not {package} {pinned}"
+    );
     assert!(charon::VERSION.contains(charon::ENGINE_VERSION));
 }
 

@@ -35,3 +35,27 @@ again(L, M, Rs) :-
 result(!, det).
 result(true, nondet).
 result(inference_limit_exceeded, exceeded).
+
+%! exceeded_then(+Second:int, -Results:list(atom)) is det.
+%  within/2 with a limit too small, then within/2 with a limit of Second: an
+%  exceeded limit does not switch counting off for the rest of the call.
+exceeded_then(M, [R0, R1]) :-
+    within(10, R0),
+    within(M, R1).
+
+%! exceeded_then_forever(-Result:atom) is det.
+%  An exceeded limit of the knowledge base's own, then a goal that never ends: the
+%  server's inference limit still stops it.
+exceeded_then_forever(R) :-
+    within(10, R),
+    forever.
+
+%! lifted(-Result:atom) is det.
+%  A goal that never ends under a limit of the knowledge base's own far above the
+%  server's: the server's limit stops it all the same (a limit nests, it never lifts).
+lifted(R) :-
+    call_with_inference_limit(forever, 1000000000000000000000000, R0),
+    result(R0, R).
+
+forever :- forever_(0).
+forever_(N) :- N1 is N + 1, forever_(N1).

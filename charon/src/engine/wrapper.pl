@@ -455,9 +455,15 @@
     ),
     \+ atom_concat('$charon', _, N).
 
-% clause/2 in module M (scryer 0.10 does not find user:H, so user is left implicit).
-'$charon_clause'(user, H, B) :- !, clause(H, B).
-'$charon_clause'(M, H, B) :- clause(M:H, B).
+% The clauses of M's dynamic predicate H, for Charon's own dumps and listings, which
+% change nothing while they run: read from the engine's clause store ('$clause'/2,
+% kept in builtins for user) without the copy of every matching clause that clause/2
+% takes for the logical update view (vendor/scryer-prolog/CHARON.md), which for a
+% million facts would hold them all a second time. A module has no '$clause'/2
+% until a clause of one of its dynamic predicates is added: none to list then.
+'$charon_clause'(user, H, B) :- !, builtins:'$clause'(H, B).
+'$charon_clause'(M, H, B) :-
+    catch(M:'$clause'(H, B), error(existence_error(procedure, '$clause'/2), _), fail).
 
 '$charon_modules'(Ms0, Ms) :-
     findall(M, '$charon_module'(M), Ms1),

@@ -443,11 +443,8 @@ macro_rules! print_char {
     };
 }
 
-pub fn fmt_float(mut fl: f64) -> String {
-    if OrderedFloat(fl) == -0f64 {
-        fl = 0f64;
-    }
-
+pub fn fmt_float(fl: f64) -> String {
+    // Charon: -0.0 is written as such (0.10.0 wrote 0.0), as SWI-Prolog does.
     let mut buffer = ryu::Buffer::new();
     let fl_str = buffer.format(fl);
 

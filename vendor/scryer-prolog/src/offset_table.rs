@@ -356,13 +356,16 @@ impl<T: fmt::Debug + RawBlockTraits> Default for ConcurrentOffsetTable<T> {
 
 #[derive(Debug)]
 pub struct ConcurrentF64Table {
-    indirection_tbl: Mutex<IndexMap<OrderedFloat<f64>, F64Offset, FxBuildHasher>>,
+    // Charon: keyed by the float's bits, so that -0.0 and 0.0 are two floats (as
+    // OrderedFloat keys, they were one, and -0.0 became 0.0 when stored).
+    indirection_tbl: Mutex<IndexMap<u64, F64Offset, FxBuildHasher>>,
     offset_tbl: ConcurrentOffsetTable<OrderedFloat<f64>>,
 }
 
 #[derive(Debug)]
 pub struct SerialF64Table {
-    indirection_tbl: IndexMap<OrderedFloat<f64>, F64Offset, FxBuildHasher>,
+    // Charon: keyed by the float's bits (see ConcurrentF64Table).
+    indirection_tbl: IndexMap<u64, F64Offset, FxBuildHasher>,
     offset_tbl: SerialOffsetTable<OrderedFloat<f64>>,
 }
 
@@ -384,12 +387,12 @@ impl F64Table {
     pub fn build_with(&mut self, value: OrderedFloat<f64>) -> F64Offset {
         match self {
             F64Table::Serial(serial_tbl) => {
-                if let Some(offset) = serial_tbl.indirection_tbl.get(&value).cloned() {
+                if let Some(offset) = serial_tbl.indirection_tbl.get(&value.to_bits()).cloned() {
                     return offset;
                 }
 
                 let offset = F64Offset(unsafe { serial_tbl.offset_tbl.build_with(value) });
-                serial_tbl.indirection_tbl.insert(value, offset);
+                serial_tbl.indirection_tbl.insert(value.to_bits(), offset);
 
                 offset
             }
@@ -401,13 +404,16 @@ impl F64Table {
                 {
                     let indirection_tbl = concurrent_tbl.indirection_tbl.lock();
 
-                    if let Some(offset) = indirection_tbl.get(&value).cloned() {
+                    if let Some(offset) = indirection_tbl.get(&value.to_bits()).cloned() {
                         return offset;
                     }
                 }
 
                 let offset = F64Offset(concurrent_tbl.offset_tbl.build_with(value));
-                concurrent_tbl.indirection_tbl.lock().insert(value, offset);
+                concurrent_tbl
+                    .indirection_tbl
+                    .lock()
+                    .insert(value.to_bits(), offset);
                 offset
             }
         }

@@ -424,6 +424,13 @@ impl MachineState {
                         self.pdl.clear();
                         return Some(v1.cmp(&v2));
                     }
+
+                    // Charon: -0.0 comes before 0.0 in the standard order, as in
+                    // SWI-Prolog (they are the same number, not the same term).
+                    if v1.is_sign_negative() != v2.is_sign_negative() {
+                        self.pdl.clear();
+                        return Some(v2.is_sign_negative().cmp(&v1.is_sign_negative()));
+                    }
                 }
                 Some(TermOrderCategory::Integer) => {
                     let v1 = Number::try_from((v1, &self.arena.f64_tbl)).unwrap();

@@ -299,7 +299,9 @@ pub(crate) trait Unifier: DerefMut<Target = MachineState> {
                 let f1 = machine_st.arena.f64_tbl.get_entry(f1);
                 let f2 = machine_st.arena.f64_tbl.get_entry(f2);
 
-                self.fail = f1 != f2;
+                // Charon: -0.0 and 0.0 are different floats (they are equal as
+                // numbers: =:= compares them elsewhere), as in SWI-Prolog.
+                self.fail = f1 != f2 || f1.is_sign_negative() != f2.is_sign_negative();
             }
             _ => {
                 self.fail = true;
