@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command: what a developer runs and what .ci/run calls.
 # Lints, builds (the end-to-end tests run the `charon` binary), tests (with a
-# throwaway PostgreSQL for the replica tests, scripts/postgres.sh), docs, packaging,
+# throwaway PostgreSQL for the replica tests, scripts/postgres.sh, and SWI-Prolog
+# for the differential tests, scripts/swipl.sh), docs, packaging,
 # an application crate outside the workspace (scripts/outside-check.sh), then the
 # checks with external tools: OpenAPI validators and schemathesis, MCP clients, and
 # the /docs page in headless Chromium (each installs what it needs on first use).
@@ -20,6 +21,10 @@ cargo clippy --release --workspace --exclude charon-scryer-prolog --all-targets 
 # The replica tests need a real PostgreSQL: a throwaway cluster, stopped at the end.
 eval "$(scripts/postgres.sh start)"
 trap 'scripts/postgres.sh stop "$CHARON_TEST_POSTGRES_DIR"' EXIT
+# The differential tests compare the engine's answers with SWI-Prolog's (installed
+# from Debian's packages when missing).
+CHARON_SWIPL="$(scripts/swipl.sh)"
+export CHARON_SWIPL
 cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --exclude charon-scryer-prolog
 # Every crate packages with complete metadata (building each from its tarball would

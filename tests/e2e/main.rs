@@ -10,6 +10,7 @@ mod call; // charon call: typed flags, help, exit statuses
 mod cli; // the binary: check, exit codes, --help
 mod concurrency; // many threads, visibility and atomicity of changes
 mod diagnose; // the reasoning toolkit, part 2: diagnose, what_if, explain
+mod differential; // answers equal SWI-Prolog's: the dynamic database, arithmetic, engine reproductions
 mod equivalence; // knowledge_base! and the binary: identical operations, OpenAPI, tools
 mod euclid_ir; // Euclid-IR as the reference reads it: strings, spellings, ids, nested terms
 mod examples; // the example knowledge bases and the RBAC generator

@@ -1,0 +1,247 @@
+/*  The dynamic database, operation by operation: the knowledge base that
+    tests/e2e/differential.rs runs, in random sequences, through Charon and through
+    SWI-Prolog (swi_driver.pl), comparing every answer.
+
+    kv/2 holds integer keys and values (the test draws both from small ranges, so
+    that the same clause is asserted twice, retracted while it is listed, and so
+    on); tag/2 holds atoms, changed by the upsert and delete idioms of a knowledge
+    base of tags. Every answer is a JSON value: integers, lists of them, lists of
+    [Key, Value] pairs, booleans, atoms.
+
+    The file is plain ISO Prolog plus findall/3, forall/2 and length/2, so that both
+    systems consult it unchanged.
+*/
+
+:- use_module(library(lists)).
+
+:- dynamic(kv/2).
+:- dynamic(tag/2).
+
+kv(1, 1).
+kv(1, 2).
+kv(2, 1).
+kv(3, 3).
+
+tag(k0, t00).
+
+%! add_z(+K:int, +V:int) is det.
+%
+%  assertz/1.
+add_z(K, V) :- assertz(kv(K, V)).
+
+%! add_a(+K:int, +V:int) is det.
+%
+%  asserta/1.
+add_a(K, V) :- asserta(kv(K, V)).
+
+%! take(+K:int, +V:int, -R:list(list(int))) is det.
+%
+%  Retracts the first clause kv(K, V): [[K, V]], or [] when there is none.
+take(K, V, R) :- ( retract(kv(K, V)) -> R = [[K, V]] ; R = [] ).
+
+%! take_key(+K:int, -R:list(int)) is det.
+%
+%  Retracts the first clause of key K, value unbound: [V], or [].
+take_key(K, R) :- ( retract(kv(K, V)) -> R = [V] ; R = [] ).
+
+%! take_val(+V:int, -R:list(int)) is det.
+%
+%  Retracts the first clause of value V, key unbound: [K], or [].
+take_val(V, R) :- ( retract(kv(K, V)) -> R = [K] ; R = [] ).
+
+%! take_semi(+K:int, -V:int) is semidet.
+%
+%  retract/1 as the whole body of a semidet operation: the value, or null.
+take_semi(K, V) :- retract(kv(K, V)).
+
+%! take_each(+K:int, -V:int) is nondet.
+%
+%  retract/1 as the whole body of a nondet operation: every solution is taken,
+%  so every clause of key K that existed when the call started is retracted.
+take_each(K, V) :- retract(kv(K, V)).
+
+%! drop_key(+K:int) is det.
+%
+%  retractall/1, key bound.
+drop_key(K) :- retractall(kv(K, _)).
+
+%! drop_val(+V:int) is det.
+%
+%  retractall/1, value bound.
+drop_val(V) :- retractall(kv(_, V)).
+
+%! drop_pair(+K:int, +V:int) is det.
+%
+%  retractall/1, both bound.
+drop_pair(K, V) :- retractall(kv(K, V)).
+
+%! vals(+K:int, -L:list(int)) is det.
+%
+%  The values of key K, in database order (a lookup bound on the first argument).
+vals(K, L) :- findall(V, kv(K, V), L).
+
+%! keys(+V:int, -L:list(int)) is det.
+%
+%  The keys with value V (a lookup bound on the second argument).
+keys(V, L) :- findall(K, kv(K, V), L).
+
+%! all(-L:list(list(int))) is det.
+%
+%  Every clause as [K, V] (a lookup bound on neither).
+all(L) :- findall([K, V], kv(K, V), L).
+
+%! count(+K:int, +V:int, -N:int) is det.
+%
+%  How many clauses kv(K, V) there are (a lookup bound on both).
+count(K, V, N) :- findall(x, kv(K, V), Xs), length(Xs, N).
+
+%! has(+K:int, +V:int) is semidet.
+%
+%  True when kv(K, V) holds.
+has(K, V) :- kv(K, V), !.
+
+%! absent(+K:int, +V:int, -B:bool) is det.
+%
+%  Negation as failure.
+absent(K, V, B) :- ( \+ kv(K, V) -> B = true ; B = false ).
+
+%! first(+K:int, -V:int) is semidet.
+%
+%  The first value of key K, or null.
+first(K, V) :- kv(K, V), !.
+
+%! each(+K:int, -V:int) is nondet.
+%
+%  The values of key K, one solution each.
+each(K, V) :- kv(K, V).
+
+%! pairs(-K:int, -V:int) is nondet.
+%
+%  Every clause, one solution each.
+pairs(K, V) :- kv(K, V).
+
+%! clauses(-L:list(list(int))) is det.
+%
+%  Every clause as clause/2 lists it.
+clauses(L) :- findall([K, V], clause(kv(K, V), true), L).
+
+%! clauses_of(+K:int, -L:list(int)) is det.
+%
+%  The values of key K as clause/2 lists them.
+clauses_of(K, L) :- findall(V, clause(kv(K, V), true), L).
+
+%! drain(+K:int, -L:list(int)) is det.
+%
+%  Retracts inside a running iteration: every value of key K, each retracted as
+%  it is met.
+drain(K, L) :- findall(V, (kv(K, V), retract(kv(K, V))), L).
+
+%! drain_all(-L:list(list(int))) is det.
+%
+%  The same over every clause.
+drain_all(L) :- findall([K, V], (kv(K, V), retract(kv(K, V))), L).
+
+%! grow(+K:int, +V:int, -L:list(int)) is det.
+%
+%  Asserts inside a running iteration: kv(K, V) is upserted for each value of key
+%  K met. The iteration must not see the clause it added (logical update view):
+%  L is the values of K before the call.
+grow(K, V, L) :- findall(V0, (kv(K, V0), ( kv(K, V) -> true ; assertz(kv(K, V)) )), L).
+
+%! grow_each(+K:int, +V:int, -L:list(int)) is det.
+%
+%  assertz/1 of kv(K, V) once per value of key K met (the key's clauses double;
+%  nothing is done when it has more than 8). L is the values before the call.
+grow_each(K, V, L) :-
+    findall(V0, kv(K, V0), Vs),
+    length(Vs, N),
+    (   N > 8
+    ->  L = []
+    ;   findall(V0, (kv(K, V0), asserta(kv(K, V))), L)
+    ).
+
+%! sweep(+K:int) is det.
+%
+%  forall(clause(...), retract(...)) over the clauses of key K.
+sweep(K) :- forall(clause(kv(K, V), true), retract(kv(K, V))).
+
+%! sweep_all is det.
+%
+%  The same over every clause.
+sweep_all :- forall(clause(kv(K, V), true), retract(kv(K, V))).
+
+%! move(+K:int, +K2:int) is det.
+%
+%  Every clause of key K retracted and asserted again under key K2, in a
+%  failure-driven loop over retract/1 (when K = K2 the loop must not meet the
+%  clauses it adds).
+move(K, K2) :- forall(retract(kv(K, V)), assertz(kv(K2, V))).
+
+%! upsert(+K:int, +V:int) is det.
+%
+%  Adds kv(K, V) unless it holds.
+upsert(K, V) :- ( kv(K, V) -> true ; assertz(kv(K, V)) ).
+
+%! delete(+K:int, +V:int) is det.
+%
+%  Retracts kv(K, V) if it holds.
+delete(K, V) :- ( retract(kv(K, V)) -> true ; true ).
+
+%! replace(+K:int, +V:int) is det.
+%
+%  Retracts the first clause of key K, if any, then adds kv(K, V).
+replace(K, V) :- ( retract(kv(K, _)) -> true ; true ), assertz(kv(K, V)).
+
+%! bump(+K:int, -V:int) is det.
+%
+%  Retracts the first clause of key K and adds its value plus one (mod 5) at the
+%  end; 0 when the key had none.
+bump(K, V) :- ( retract(kv(K, V0)) -> V is (V0 + 1) mod 5 ; V = 0 ), assertz(kv(K, V)).
+
+%! add_then_fail(+K:int, +V:int) is semidet.
+%
+%  assertz/1, then failure: Charon keeps none of a failed call's changes
+%  (DIFFERENCES.md, entry 1).
+add_then_fail(K, V) :- assertz(kv(K, V)), fail.
+
+%! take_then_throw(+K:int) is det.
+%
+%  Retracts the first clause of key K, if any, then raises: Charon keeps none of
+%  the changes of a call that raised (DIFFERENCES.md, entry 1).
+take_then_throw(K) :- ( retract(kv(K, _)) -> true ; true ), throw(error(stopped, take_then_throw/1)).
+
+%! wipe is det.
+%
+%  abolish/1: kv/2 is no longer defined (calling it is an existence error) until
+%  a clause is asserted again.
+wipe :- abolish(kv/2).
+
+%! reset is det.
+%
+%  Back to the initial clauses (the test's sequences are episodes that each start
+%  here, so that one difference does not make every later answer differ).
+reset :-
+    retractall(kv(_, _)),
+    assertz(kv(1, 1)), assertz(kv(1, 2)), assertz(kv(2, 1)), assertz(kv(3, 3)),
+    retractall(tag(_, _)),
+    assertz(tag(k0, t00)).
+
+%! put_tag(+K:atom, +T:atom) is det.
+%
+%  The upsert idiom on tag/2.
+put_tag(K, T) :- ( tag(K, T) -> true ; assertz(tag(K, T)) ).
+
+%! delete_tag(+K:atom, +T:atom) is det.
+%
+%  The delete idiom on tag/2.
+delete_tag(K, T) :- ( retract(tag(K, T)) -> true ; true ).
+
+%! tags(+K:atom, -Ts:list(atom)) is det.
+%
+%  The tags of K.
+tags(K, Ts) :- findall(T, tag(K, T), Ts).
+
+%! all_tags(-L:list(list(atom))) is det.
+%
+%  Every tag as [K, T].
+all_tags(L) :- findall([K, T], tag(K, T), L).

@@ -1,0 +1,133 @@
+/*  Reproductions of the engine's wrong answers, hangs and panics on the dynamic
+    database, each checked against SWI-Prolog's answer by
+    tests/e2e/differential.rs (through the library, the `charon` binary and the
+    HTTP router). Every operation starts from the state it needs, so that each is
+    one call and the calls do not depend on their order, except put_tag and
+    delete_tag, which are also called one after the other.
+*/
+
+:- use_module(library(lists)).
+
+:- dynamic(kv/2).
+:- dynamic(tag/2).
+:- dynamic(p/1).
+
+tag(k0, t00).
+
+%! dup(-L:list(int)) is det.
+%
+%  assertz after a retract of the last clause of a key. SWI-Prolog: [1,3,4].
+dup(L) :-
+    retractall(kv(k, _)),
+    assertz(kv(k, 1)), assertz(kv(k, 2)), retract(kv(k, 2)),
+    assertz(kv(k, 3)), assertz(kv(k, 4)),
+    findall(V, kv(k, V), L).
+
+%! dup_a(-L:list(int)) is det.
+%
+%  asserta after a retract of the first clause of a key. SWI-Prolog: [3,1,4].
+dup_a(L) :-
+    retractall(kv(a, _)),
+    assertz(kv(a, 1)), asserta(kv(a, 2)), retract(kv(a, _)),
+    asserta(kv(a, 3)), assertz(kv(a, 4)),
+    findall(V, kv(a, V), L).
+
+%! put_tag(+K:atom, +T:atom) is det.
+%
+%  The upsert idiom.
+put_tag(K, T) :- ( tag(K, T) -> true ; assertz(tag(K, T)) ).
+
+%! delete_tag(+K:atom, +T:atom) is det.
+%
+%  The delete idiom.
+delete_tag(K, T) :- ( retract(tag(K, T)) -> true ; true ).
+
+%! get_tags(-L:list(list(atom))) is det.
+%
+%  Every tag as [K, T].
+get_tags(L) :- findall([K, T], tag(K, T), L).
+
+%! tag_sequence(-L:list(list(atom))) is det.
+%
+%  From the initial tags: put t04, put t07, delete t07, put t07 on k0, in one
+%  call. SWI-Prolog: [[k0,t00],[k0,t04],[k0,t07]].
+tag_sequence(L) :-
+    retractall(tag(_, _)), assertz(tag(k0, t00)),
+    put_tag(k0, t04), put_tag(k0, t07), delete_tag(k0, t07), put_tag(k0, t07),
+    get_tags(L).
+
+%! sweep_clauses(-Left:list(int)) is det.
+%
+%  forall(clause(...), retract(...)): SWI-Prolog succeeds and none is left ([]).
+sweep_clauses(Left) :-
+    retractall(p(_)),
+    assertz(p(2)), assertz(p(4)),
+    forall(clause(p(V), true), retract(p(V))),
+    findall(V, p(V), Left).
+
+%! drain_twins(-L:list(atom)) is det.
+%
+%  Retracts inside the iteration that lists them, two equal clauses.
+%  SWI-Prolog: [a,a].
+drain_twins(L) :-
+    retractall(kv(q, _)),
+    assertz(kv(q, a)), assertz(kv(q, a)),
+    findall(V, (kv(q, V), retract(kv(q, V))), L).
+
+%! grow_unseen(-Seen:list(atom), -After:list(atom)) is det.
+%
+%  Asserts inside the iteration: the iteration does not see the new clauses
+%  (logical update view). SWI-Prolog: Seen [a,b], After [a,b,c,c].
+grow_unseen(Seen, After) :-
+    retractall(kv(g, _)),
+    assertz(kv(g, a)), assertz(kv(g, b)),
+    findall(V, (kv(g, V), assertz(kv(g, c))), Seen),
+    findall(V, kv(g, V), After).
+
+%! cut_condition(-R:atom) is det.
+%
+%  A cut in the condition of if-then-else is local to it. SWI-Prolog: else.
+cut_condition(R) :- ( ( !, fail ) -> R = then ; R = else ).
+
+/*  Found by the differential test (tests/e2e/differential.rs), shrunk. */
+
+:- dynamic(r/1).
+
+%! sweep_key(-Left:list(int)) is det.
+%
+%  forall(clause(...), retract(...)) over the clauses of one key of several.
+%  SWI-Prolog: none left ([]).
+sweep_key(Left) :-
+    retractall(kv(s, _)), retractall(kv(t, _)),
+    assertz(kv(s, 1)), assertz(kv(s, 2)), assertz(kv(t, 1)),
+    forall(clause(kv(s, V), true), retract(kv(s, V))),
+    findall(V, kv(s, V), Left).
+
+%! asserta_unseen(-Seen:list(atom)) is det.
+%
+%  asserta/1 inside the iteration: the iteration does not see the new clauses.
+%  SWI-Prolog: [a,b].
+asserta_unseen(Seen) :-
+    retractall(kv(e, _)),
+    assertz(kv(e, a)), assertz(kv(e, b)),
+    findall(V, (kv(e, V), asserta(kv(e, c))), Seen).
+
+%! scan_after_retract(-L:list(atom)) is det.
+%
+%  A lookup bound on the second argument, of the value of the clause that was
+%  asserted last and retracted (three clauses, distinct keys; it hangs).
+%  SWI-Prolog: [].
+scan_after_retract(L) :-
+    retractall(kv(_, _)),
+    assertz(kv(b, x)), assertz(kv(c, y)), assertz(kv(d, z)),
+    retract(kv(d, z)),
+    findall(K, kv(K, z), L).
+
+%! recreate(-R:atom) is det.
+%
+%  retractall/1 of an abolished procedure creates it again, dynamic (ISO
+%  Cor.2 8.9.5): calling it fails. SWI-Prolog: none.
+recreate(R) :-
+    abolish(r/1),
+    retractall(r(_)),
+    catch(( r(_) -> R = found ; R = none ), error(E, _), ( functor(E, R, _) )).
