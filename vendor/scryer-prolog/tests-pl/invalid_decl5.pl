@@ -1,0 +1,1 @@
+:- (test -> set_prolog_flag(double_quotes, codes); true).

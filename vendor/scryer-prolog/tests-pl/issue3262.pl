@@ -1,0 +1,4 @@
+:- initialization(main).
+main :-
+    read(Term),
+    write(Term).

@@ -1,0 +1,3 @@
+test :- write(world), nl.
+
+:- initialization(write(hello)).

@@ -1,0 +1,6 @@
+a(t(K),K) :- ground(K).
+
+test :- a(t(3), M), M=M.
+
+?- test.
+   true.

@@ -1,0 +1,3 @@
+:- set_prolog_flag(occurs_check, true).
+
+f(X, g(X)).

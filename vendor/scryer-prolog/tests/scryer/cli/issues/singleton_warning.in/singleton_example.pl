@@ -1,0 +1,4 @@
+% hello
+% line!
+
+a :- b(X).
