@@ -198,8 +198,7 @@ differential_call(G) :-
     (   compound(G), G =.. [Op, A, B], memberchk(Op, [=:=, =\=, <, >, =<, >=])
     ->  differential_eval(A, X),
         differential_eval(B, Y),
-        C =.. [Op, X, Y],
-        call(C)
+        differential_compare(Op, X, Y)
     ;   call(G)
     ).
 
@@ -280,9 +279,40 @@ differential_apply(float_fractional_part, [X], V) :-
     integer(X), !,
     applied(9),
     V = 0.0.
+% DIFFERENCES.md, entry 10: msb/1 and integer/1 are not evaluable in Charon's
+% engine (neither is ISO): type_error(evaluable, F/1), as for any unknown one.
+differential_apply(F, [_], _) :-
+    memberchk(F, [msb, integer]), !,
+    applied(10),
+    throw(error(type_error(evaluable, F/1), context(system:(is)/2, _))).
+% DIFFERENCES.md, entry 11: min/2 and max/2 of a float and an integer beyond the
+% float range convert the integer, which overflows, in Charon's engine; SWI-Prolog
+% compares them exactly.
+differential_apply(F, [X, Y], _) :-
+    memberchk(F, [min, max]),
+    differential_beyond_float(X, Y), !,
+    applied(11),
+    throw(error(evaluation_error(float_overflow), context(system:F/2, _))).
+% DIFFERENCES.md, entry 12: min/2 and max/2 of two equal numbers answer the first
+% in Charon's engine (min(0.0, -0.0) is 0.0); SWI-Prolog picks -0.0 for min and
+% 0.0 for max.
+differential_apply(F, [X, Y], X) :-
+    memberchk(F, [min, max]),
+    float(X), float(Y), X =:= Y, !,
+    (   X == Y -> true ; applied(12) ).
 differential_apply(F, Vs, V) :-
     E =.. [F|Vs],
     V is E.
+
+differential_beyond_float(X, Y) :-
+    (   float(X), integer(Y) -> I = Y
+    ;   integer(X), float(Y) -> I = X
+    ),
+    abs(I) > 179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368.
+
+differential_compare(Op, X, Y) :-
+    C =.. [Op, X, Y],
+    call(C).
 
 applied(N) :-
     (   nb_current(differential_applied, Ns) -> true ; Ns = [] ),

@@ -1322,7 +1322,22 @@ retract_module_clause(Head, Body, Module) :-
 retractall(Head) :-
    retract_clause(Head, _),
    false.
-retractall(_).
+retractall(Head) :-
+   '$retractall_defines'(Head).
+
+% Charon: retractall/1 of a procedure that does not exist creates it, dynamic and
+% without clauses (ISO Cor.2 8.9.5, and SWI-Prolog); 0.10.0 left it undefined, so
+% that calling it after abolish/1 and retractall/1 was an existence error.
+'$retractall_defines'(Head0) :-
+   loader:strip_module(Head0, Module, Head),
+   (  callable(Head),
+      '$no_such_predicate'(Module, Head) ->
+      functor(Head, Name, Arity),
+      functor(Fresh, Name, Arity),
+      assertz(Module:Fresh),
+      retract(Module:Fresh)
+   ;  true
+   ).
 
 
 module_abolish(Pred, Module) :-

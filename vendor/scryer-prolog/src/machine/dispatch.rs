@@ -3176,10 +3176,19 @@ impl Machine {
                                 // read the clause's threading (`is_next`), which does not
                                 // follow this index's list, and could leave a choice point
                                 // on a retracted clause that it then re-entered forever.
+                                //
+                                // Such a choice point also keeps the code offset of the
+                                // clause it resumes at (the cell before the clock), and
+                                // finds it again on resuming: an asserta/1 made meanwhile
+                                // put a clause at the front of this list, which moves every
+                                // position (0.10.0 resumed at the stored position, a clause
+                                // too early, and an asserta/1 inside an iteration over the
+                                // same key never ended).
                                 let mode = self.machine_st.dynamic_mode;
 
                                 if let FirstOrNext::Next = mode {
                                     self.restore_dynamic_clock();
+                                    self.relocate_dynamic_choice_point();
                                 }
 
                                 match self
@@ -3191,8 +3200,16 @@ impl Machine {
 
                                         match mode {
                                             FirstOrNext::First => {
-                                                self.machine_st.registers
-                                                    [self.machine_st.num_of_args + 1] = fixnum_as_cell!(
+                                                let n = self.machine_st.num_of_args;
+                                                let b = self.machine_st.b;
+
+                                                // The resume target's cell, written below
+                                                // once indexed_try has chosen it.
+                                                self.machine_st.registers[n + 1] =
+                                                    fixnum_as_cell!(unsafe {
+                                                        Fixnum::build_with_unchecked(0)
+                                                    });
+                                                self.machine_st.registers[n + 2] = fixnum_as_cell!(
                                                     /* FIXME this is not safe */
                                                     unsafe {
                                                         Fixnum::build_with_unchecked(
@@ -3201,12 +3218,23 @@ impl Machine {
                                                     }
                                                 );
 
-                                                self.machine_st.num_of_args += 1;
+                                                self.machine_st.num_of_args += 2;
                                                 self.indexed_try(offset);
-                                                self.machine_st.num_of_args -= 1;
+                                                self.machine_st.num_of_args = n;
+
+                                                if self.machine_st.b != b {
+                                                    self.note_dynamic_choice_target();
+                                                }
                                             }
                                             FirstOrNext::Next => {
+                                                let b = self.machine_st.b;
+
                                                 self.retry(offset);
+
+                                                if self.machine_st.b == b {
+                                                    self.note_dynamic_choice_target();
+                                                }
+
                                                 increment_call_count!(self.machine_st);
                                             }
                                         }

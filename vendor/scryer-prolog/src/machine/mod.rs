@@ -49,6 +49,7 @@ use crate::offset_table::*;
 use crate::parser::ast::*;
 use crate::parser::dashu::{Integer, Rational};
 use crate::types::*;
+use std::collections::VecDeque;
 
 use indexmap::IndexMap;
 use lazy_static::lazy_static;
@@ -694,6 +695,61 @@ impl Machine {
             self.machine_st.stack[stack_loc!(OrFrame, b, n - 1)].to_fixnum_or_cut_point_unchecked()
         }
         .get_num() as usize;
+    }
+
+    /// The list of a `DynamicIndexedChoice` choice point `b`: the indexing line its
+    /// `bp` and `boip` name.
+    fn dynamic_choice_list(&self, b: usize) -> Option<&VecDeque<usize>> {
+        let prelude = &self.machine_st.stack.index_or_frame(b).prelude;
+
+        match &self.code[prelude.bp] {
+            Instruction::IndexingCode(lines) => match lines.get(prelude.boip as usize) {
+                Some(IndexingLine::DynamicIndexedChoice(list)) => Some(list),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Charon: writes into the top choice point, made or kept by a
+    /// `DynamicIndexedChoice`, the code offset of the clause at its position: the cell
+    /// before its clock (see the `DynamicIndexedChoice` arm of `dispatch_loop`).
+    pub(super) fn note_dynamic_choice_target(&mut self) {
+        let b = self.machine_st.b;
+        let biip = self.machine_st.stack.index_or_frame(b).prelude.biip as usize;
+
+        let Some(&target) = self.dynamic_choice_list(b).and_then(|list| list.get(biip)) else {
+            return;
+        };
+
+        let or_frame = self.machine_st.stack.index_or_frame_mut(b);
+        let n = or_frame.prelude.num_cells;
+
+        // SAFETY: a code offset is far below a fixnum's range.
+        or_frame[n - 2] = fixnum_as_cell!(unsafe { Fixnum::build_with_unchecked(target as i64) });
+    }
+
+    /// Charon: on resuming the top choice point of a `DynamicIndexedChoice`, finds
+    /// the clause it noted (`note_dynamic_choice_target`) at or after its stored
+    /// position. Clauses are only ever added to such a list (asserta/1 at the front,
+    /// assertz/1 at the back; a retracted clause stays, dead), so the noted one has
+    /// moved back by the clauses put in front of it since.
+    pub(super) fn relocate_dynamic_choice_point(&mut self) {
+        let b = self.machine_st.b;
+        let or_frame = self.machine_st.stack.index_or_frame(b);
+        let n = or_frame.prelude.num_cells;
+        let target = unsafe { or_frame[n - 2].to_fixnum_or_cut_point_unchecked() }.get_num();
+
+        let Some(list) = self.dynamic_choice_list(b) else {
+            return;
+        };
+
+        let start = self.machine_st.iip as usize;
+
+        if let Some(i) = (start..list.len()).find(|&i| list[i] as i64 == target) {
+            self.machine_st.iip = i as u32;
+            self.machine_st.stack.index_or_frame_mut(b).prelude.biip = i as u32;
+        }
     }
 
     /// Charon: a dynamic predicate's choice point that has no living clause left is
