@@ -36,7 +36,8 @@
 //!
 //! `CHARON_DIFF_SEEDS=1,2,3` and `CHARON_DIFF_OPS=N` change the seeds and the calls
 //! per seed, `CHARON_DIFF_MAX_HANGS=N` the hangs after which a run is given up;
-//! `CHARON_DIFF_ALL=1` lists every difference; `CHARON_DIFF_MINIMIZE=1` shrinks the first difference of each
+//! `CHARON_DIFF_ALL=1` lists every difference; `CHARON_DIFF_EXCLUDE=op,op` leaves
+//! operations out of the sequences (to look past a known bug); `CHARON_DIFF_MINIMIZE=1` shrinks the first difference of each
 //! configuration to a short sequence that still differs (slow: a fresh load and a
 //! fresh `swipl` per try) and prints it.
 
@@ -433,6 +434,12 @@ const KV_OPS: &[(&str, u64, Gen)] = &[
     ("add_then_fail", 1, |r| vec![key(r), val(r)]),
     ("take_then_throw", 1, |r| vec![key(r)]),
     ("wipe", 1, |_| vec![]),
+    ("script", 4, |r| {
+        let steps: Vec<Value> = (0..r.range(2, 12))
+            .map(|_| json!([r.range(0, 7), r.range(0, 4), r.range(0, 4)]))
+            .collect();
+        vec![json!(steps)]
+    }),
     ("put_tag", 6, |r| vec![tag_key(r), tag(r)]),
     ("delete_tag", 5, |r| vec![tag_key(r), tag(r)]),
     ("tags", 4, |r| vec![tag_key(r)]),
@@ -447,7 +454,11 @@ const KV_TABLES: &str = "[kv/2, tag/2]";
 /// start with `reset`.
 fn kv_sequence(seed: u64, ops: usize, episode: u64) -> Vec<Call> {
     let mut rng = Rng(seed);
-    let total: u64 = KV_OPS.iter().map(|(_, w, _)| w).sum();
+    // CHARON_DIFF_EXCLUDE=op,op: leave operations out (to look past a known bug).
+    let excluded = std::env::var("CHARON_DIFF_EXCLUDE").unwrap_or_default();
+    let excluded: Vec<&str> = excluded.split(',').map(str::trim).collect();
+    let weight = |name: &str, w: u64| if excluded.contains(&name) { 0 } else { w };
+    let total: u64 = KV_OPS.iter().map(|(n, w, _)| weight(n, *w)).sum();
     let mut calls = Vec::with_capacity(ops);
     let mut left = 0;
     while calls.len() < ops {
@@ -460,8 +471,9 @@ fn kv_sequence(seed: u64, ops: usize, episode: u64) -> Vec<Call> {
         let mut at = rng.below(total);
         let (name, _, make) = KV_OPS
             .iter()
-            .find(|(_, w, _)| {
-                if at < *w {
+            .find(|(n, w, _)| {
+                let w = weight(n, *w);
+                if at < w {
                     true
                 } else {
                     at -= w;
@@ -798,13 +810,18 @@ fn the_dynamic_database_answers_as_swi_prolog_does_on_random_sequences() {
         )
         .expect("string");
     }
-    // Shrunk: the first difference of each operation, on the first setup it
-    // appeared on.
+    // Shrunk: the first difference of each operation (that is the first of its
+    // episode), on the first setup it appeared on.
     if std::env::var_os("CHARON_DIFF_MINIMIZE").is_some() {
         let mut seen = std::collections::BTreeSet::new();
-        for d in &report.differences {
+        for (i, d) in report.differences.iter().enumerate() {
             let (_, calls, _) = runs.iter().find(|r| r.0 == d.seed).expect("the run");
-            if !seen.insert(calls[d.index].op.clone()) {
+            // The first difference of its episode only (what follows may be its
+            // consequence).
+            let first = !report.differences[..i]
+                .iter()
+                .any(|e| (e.seed, e.setup, e.episode) == (d.seed, d.setup, d.episode));
+            if !first || !seen.insert(calls[d.index].op.clone()) {
                 continue;
             }
             let setup = SETUPS.iter().find(|s| s.name == d.setup).expect("a setup");
@@ -820,8 +837,9 @@ fn the_dynamic_database_answers_as_swi_prolog_does_on_random_sequences() {
     panic!("{message}");
 }
 
-/// Whether a call of `target` in `calls` answers differently on `setup` and in
-/// SWI-Prolog: the outcomes on both sides up to that call, when one does.
+/// Whether the first call of `calls` that answers differently on `setup` and in
+/// SWI-Prolog is a call of `target`: the outcomes on both sides up to that call,
+/// when it is.
 fn differs(
     kb: &Path,
     setup: &Setup,
@@ -838,18 +856,18 @@ fn differs(
     for (call, expected) in calls.iter().zip(&swi) {
         let op = loaded.operation(&call.op).expect("op");
         let got = Outcome::from_charon(op, loaded.call(&call.op, &call.args(op)));
-        let stop = call.op == target && got != *expected;
+        let differ = got != *expected;
         charon.push(got);
-        if stop {
-            return Some((charon, swi));
+        if differ {
+            return (call.op == target).then_some((charon, swi));
         }
     }
     None
 }
 
-/// Shrinks `calls`, whose last call answers differently, to fewer calls that still
-/// end in a difference on a call of the same operation: drops chunks of calls, then
-/// single ones, while the difference remains. Returns the shrunk sequence with
+/// Shrinks `calls`, whose last call is the first to answer differently, to fewer
+/// calls whose first difference is still on a call of the same operation: drops
+/// chunks of calls, then single ones, while that holds. Returns the shrunk sequence with
 /// both sides' answers.
 fn minimize(kb: &Path, setup: &Setup, calls: &[Call]) -> String {
     let mut calls = calls.to_vec();

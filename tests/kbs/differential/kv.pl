@@ -198,6 +198,24 @@ replace(K, V) :- ( retract(kv(K, _)) -> true ; true ), assertz(kv(K, V)).
 %  end; 0 when the key had none.
 bump(K, V) :- ( retract(kv(K, V0)) -> V is (V0 + 1) mod 5 ; V = 0 ), assertz(kv(K, V)).
 
+%! script(+Steps:list(list(int)), -Log:list(list(int))) is det.
+%
+%  Several changes and lookups in one call, step by step; Log has one entry per
+%  step: [Op, K, V] is assertz(kv(K, V)) when Op is 0 ([]), asserta when 1 ([]),
+%  retract(kv(K, V)) when 2 ([1] or [0]), retract(kv(K, X)) when 3 ([X] or []),
+%  retractall(kv(K, _)) when 4 ([]), the values of K when 5, the keys of V when 6,
+%  and every clause, flattened to [K1, V1, K2, V2, ...], when 7.
+script(Steps, Log) :- maplist(step, Steps, Log).
+
+step([0, K, V], []) :- assertz(kv(K, V)).
+step([1, K, V], []) :- asserta(kv(K, V)).
+step([2, K, V], R) :- ( retract(kv(K, V)) -> R = [1] ; R = [0] ).
+step([3, K, _], R) :- ( retract(kv(K, X)) -> R = [X] ; R = [] ).
+step([4, K, _], []) :- retractall(kv(K, _)).
+step([5, K, _], L) :- findall(V, kv(K, V), L).
+step([6, _, V], L) :- findall(K, kv(K, V), L).
+step([7, _, _], L) :- findall(X, ( kv(K, V), ( X = K ; X = V ) ), L).
+
 %! add_then_fail(+K:int, +V:int) is semidet.
 %
 %  assertz/1, then failure: Charon keeps none of a failed call's changes
