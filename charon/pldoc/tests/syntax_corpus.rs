@@ -21,9 +21,9 @@ fn scryer_lib() -> PathBuf {
         .as_array()
         .expect("packages")
         .iter()
-        .find(|p| p["name"] == "scryer-prolog")
+        .find(|p| p["name"] == "charon-scryer-prolog")
         .and_then(|p| p["manifest_path"].as_str())
-        .expect("scryer-prolog is a dependency of the workspace");
+        .expect("charon-scryer-prolog, the engine, is in the workspace");
     Path::new(manifest).with_file_name("src").join("lib")
 }
 
