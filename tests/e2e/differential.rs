@@ -1,4 +1,5 @@
-//! The engine's answers against SWI-Prolog's (SPEC §14): the dynamic database and
+//! The engine's answers against SWI-Prolog's (they must be equal, but for the
+//! differences listed in tests/kbs/differential/DIFFERENCES.md): the dynamic database and
 //! arithmetic, differentially.
 //!
 //! * **The dynamic database** (`tests/kbs/differential/kv.pl`): seeded random
@@ -78,7 +79,7 @@ fn swipl() -> PathBuf {
         .unwrap_or_else(|| {
             panic!(
                 "SWI-Prolog not found: the differential tests compare Charon's answers with \
-                 SWI-Prolog's (SPEC §14). Run scripts/swipl.sh (it installs Debian's \
+                 SWI-Prolog's. Run scripts/swipl.sh (it installs Debian's \
                  swi-prolog-nox), or set CHARON_SWIPL to the swipl binary"
             )
         })
