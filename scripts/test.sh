@@ -27,7 +27,9 @@ trap 'scripts/postgres.sh stop "$CHARON_TEST_POSTGRES_DIR"' EXIT
 # from Debian's packages when missing).
 CHARON_SWIPL="$(scripts/swipl.sh)"
 export CHARON_SWIPL
-cargo test --release --workspace
+# Without SHELL, as a service manager or a CI runner starts processes: the engine's
+# shell/1,2 must find /bin/sh on its own (upstream's file-system cases use it).
+env -u SHELL cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --exclude charon-scryer-prolog
 # Every crate packages with complete metadata (building each from its tarball would
 # compile scryer-prolog once more; scripts/outside-check.sh builds charon as a

@@ -393,6 +393,7 @@
 :- dynamic('$charon_bb_key'/1).
 :- dynamic('$charon_initial_op'/3).
 :- dynamic('$charon_after_op'/3).
+:- dynamic('$charon_restored'/2).
 
 '$charon_log'(E) :- assertz('$charon_change'(E)), '$charon_note'(E).
 
@@ -526,12 +527,20 @@
 '$charon_restore'(File, Ms, R) :-
     catch('$charon_restore_'(File, Ms), E, true),
     ( var(E) -> R = ok ; R = exception(E) ).
+% A dynamic predicate the file does not declare was abolished where it was
+% written, and is abolished here too: emptied, it would answer [] where the writer
+% raises an existence error.
 '$charon_restore_'(File, Ms0) :-
     '$charon_modules'(Ms0, Ms),
-    forall(( member(M, Ms), '$charon_dynamic'(M, H) ), retractall(M:H)),
+    findall(M-H, ( member(M, Ms), '$charon_dynamic'(M, H) ), Before),
+    forall(member(M-H, Before), retractall(M:H)),
+    retractall('$charon_restored'(_, _)),
     open(File, read, S),
     '$charon_load_terms'(S),
-    close(S).
+    close(S),
+    forall(( member(M-H, Before), functor(H, N, A), \+ '$charon_restored'(M, N/A) ),
+           abolish(M:N/A)),
+    retractall('$charon_restored'(_, _)).
 '$charon_load_terms'(S) :-
     read_term(S, T0, []),
     (   T0 == end_of_file -> true
@@ -542,6 +551,7 @@
 % Declares N/A dynamic in M (dynamic/1 is a directive only in scryer).
 '$charon_restore_term'(decl(M, N/A)) :- !,
     functor(H, N, A), assertz(M:H), retract(M:H),
+    assertz('$charon_restored'(M, N/A)),
     ( M == user -> true ; '$charon_note'(assertz(M:H)) ).
 '$charon_restore_term'(clause(M, C)) :- !, assertz(M:C).
 '$charon_restore_term'(bb(K, V)) :- bb_put(K, V), '$charon_note'(bb_put(K, V)).

@@ -8547,7 +8547,16 @@ impl Machine {
         let a1 = self.deref_register(1);
         let command = self.machine_st.value_to_str_like(a1).unwrap();
 
-        match env::var("SHELL") {
+        // Charon: with no SHELL in the environment (a service manager's, a CI
+        // runner's), a Unix system still has its POSIX shell at /bin/sh.
+        let shell = env::var("SHELL").or_else(|e| {
+            if cfg!(unix) {
+                Ok("/bin/sh".to_string())
+            } else {
+                Err(e)
+            }
+        });
+        match shell {
             Ok(value) => {
                 let command = process::Command::new(value)
                     .arg("-c")
