@@ -142,7 +142,7 @@ fn call(
             .page_exact(name, &Value::Object(arguments), *size, cursor.as_deref())
             .map_err(|e| failure(&e))?;
         let solutions = Value::Array(page.solutions);
-        let json = charon::json::to_string(&solutions)
+        let json = charon::json::to_string_in_order(op, &solutions)
             .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
         print(&format!("{json}\n"))?;
         match &page.next {
@@ -153,9 +153,10 @@ fn call(
         return Ok(answered(op, &solutions));
     }
     if mode == Mode::Explain {
-        let explanation = kb
+        let mut explanation = kb
             .explain_exact(id, &Value::Object(arguments))
             .map_err(|e| failure(&e))?;
+        charon::json::in_declared_order(op, &mut explanation.result);
         let json = charon::json::to_string_pretty(&explanation)
             .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
         print(&format!("{json}\n"))?;
@@ -169,7 +170,7 @@ fn call(
     // Integers of any size, written exactly (the CLI's own serde_json cannot hold
     // them; see `charon::json`).
     let answer = kb.invoke_exact(prepared).map_err(|e| failure(&e))?;
-    let json = charon::json::to_string(&answer.value)
+    let json = charon::json::to_string_in_order(op, &answer.value)
         .map_err(|e| Stop(Status::Failed, format!("{name}: {e}")))?;
     print(&format!("{json}\n"))?;
     Ok(answered(op, &answer.value))

@@ -23,6 +23,16 @@
 //!   reaches an application's own serializer (except from the `_exact` methods and
 //!   [`from_str`], which say so).
 //!
+//! * **Key order**: an answer with several outputs is written as an object keyed by
+//!   argument name *in the order the mode line declares them*. serde_json's map
+//!   keeps its keys sorted unless its `preserve_order` feature is on, which Charon
+//!   turns on no more than the others. So just before a surface writes an answer,
+//!   its keys become *ordered keys* ([`in_declared_order`]): a private prefix, the
+//!   output's position, then its name; sorted, they fall in declared order, and
+//!   writing strips them back to the bare name. The values the library hands out
+//!   keep bare names (a `serde_json::Value` holds no order of its own);
+//!   [`to_string_in_order`] writes one in declared order.
+//!
 //! The prefix holds a NUL and a 128-bit value drawn at random when the process
 //! starts, and is never written out, so no input can forge a marked string. In a
 //! build whose serde_json holds numbers of any size (an application that turned on
@@ -34,6 +44,8 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 use serde_json::{Number, Value};
+
+use crate::pldoc::Operation;
 
 /// A number 2^64: past `u64`, so serde_json keeps its digits only if it holds any size.
 const PAST_U64: &str = "18446744073709551616";
@@ -67,6 +79,73 @@ static WRITTEN: LazyLock<Vec<u8>> = LazyLock::new(|| {
     text.pop(); // the closing quote
     text
 });
+
+/// The private prefix of an ordered key: then four digits of position, `:`, the name.
+static KEY_PREFIX: LazyLock<String> = LazyLock::new(|| format!("\u{0}charon-key-{}:", *NONCE));
+
+/// [`KEY_PREFIX`] as serde_json writes it, with the opening quote.
+static KEY_WRITTEN: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let mut text = serde_json::to_vec(KEY_PREFIX.as_str()).unwrap_or_default();
+    text.pop(); // the closing quote
+    text
+});
+
+/// The digits of position and the `:` after them, in an ordered key.
+const KEY_POSITION: usize = 5;
+
+/// The key of an answer object's field `name`, declared at `position` (from 0):
+/// sorted, such keys fall in declared order (see the module docs). A predicate has
+/// fewer than 10,000 arguments (the engine's limit is 1,023).
+fn ordered_key(position: usize, name: &str) -> String {
+    format!("{}{position:04}:{name}", *KEY_PREFIX)
+}
+
+/// Gives the solution objects of an answer of `op` ordered keys, so that the
+/// answer is written with its keys in the order the mode line declares them: the
+/// answer itself when it is one solution, or each element when it is a list of
+/// them (a page, `nondet`'s array). An object that is not a solution of `op` (its
+/// keys are not exactly the outputs' names) is left alone; so is an answer with
+/// fewer than two outputs. The keys are private then: only [`to_vec`] and the other
+/// writers of this module turn them back into names, so use this just before
+/// writing with them (or use [`to_string_in_order`]).
+pub fn in_declared_order(op: &Operation, value: &mut Value) {
+    let names: Vec<&str> = op.outputs().map(|a| a.name.as_ref()).collect();
+    if names.len() < 2 {
+        return;
+    }
+    match value {
+        Value::Object(fields) => order_fields(&names, fields),
+        Value::Array(items) => {
+            for item in items {
+                if let Value::Object(fields) = item {
+                    order_fields(&names, fields);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn order_fields(names: &[&str], fields: &mut serde_json::Map<String, Value>) {
+    if fields.len() != names.len() || !names.iter().all(|n| fields.contains_key(*n)) {
+        return;
+    }
+    let mut bare = std::mem::take(fields);
+    for (position, name) in names.iter().enumerate() {
+        if let Some(v) = bare.remove(*name) {
+            fields.insert(ordered_key(position, name), v);
+        }
+    }
+}
+
+/// [`to_string`] for an answer of `op` (as the library's methods return it): its
+/// solution objects written with their keys in the order the mode line declares
+/// them, as Charon's HTTP and MCP surfaces and `charon call` write them.
+pub fn to_string_in_order(op: &Operation, value: &Value) -> serde_json::Result<String> {
+    let mut value = value.clone();
+    in_declared_order(op, &mut value);
+    to_string(&value)
+}
 
 /// Whether serde_json in this build holds numbers of any size, so nothing is marked.
 pub fn native() -> bool {
@@ -327,18 +406,30 @@ fn finish(bytes: Vec<u8>) -> serde_json::Result<String> {
     String::from_utf8(bytes).map_err(|e| serde::ser::Error::custom(e.to_string()))
 }
 
-/// Replaces every marked string of JSON text written by serde_json with its number.
-/// The secret part of the prefix is blanked wherever else it shows (a message
-/// quoting a marked string, say), so that it never leaves the process.
+/// Replaces every marked string of JSON text written by serde_json with its number,
+/// and every ordered key with its bare name. The secret part of the prefix is
+/// blanked wherever else it shows (a message quoting a marked string, say), so that
+/// it never leaves the process.
 pub(crate) fn unmark(text: &[u8]) -> Cow<'_, [u8]> {
     let nonce = NONCE.as_bytes();
-    if native() || !contains(text, nonce) {
+    if !contains(text, nonce) {
         return Cow::Borrowed(text);
     }
     let prefix = WRITTEN.as_slice();
+    let key_prefix = KEY_WRITTEN.as_slice();
     let mut out = Vec::with_capacity(text.len());
     let mut i = 0;
     while i < text.len() {
+        if text[i..].starts_with(key_prefix)
+            && let Some(position) =
+                text.get(i + key_prefix.len()..i + key_prefix.len() + KEY_POSITION)
+            && position[..KEY_POSITION - 1].iter().all(u8::is_ascii_digit)
+            && position[KEY_POSITION - 1] == b':'
+        {
+            out.push(b'"');
+            i += key_prefix.len() + KEY_POSITION;
+            continue;
+        }
         if text[i..].starts_with(prefix) {
             let start = i + prefix.len();
             let end = text[start..]

@@ -18,6 +18,7 @@ mod files; // knowledge bases of several files: include, consult, ensure_loaded,
 mod guard; // Host/Origin checks, CORS, the bearer token (HTTP and MCP over HTTP)
 mod hostile; // values that try to become code come back as data
 mod http; // HTTP and OpenAPI through Router::oneshot, answers checked against the document
+mod key_order; // answer objects keyed in mode-line order on every surface
 mod limits; // exceptions, inference/time/solution limits, crashes, recovery
 mod mcp; // MCP: tools from the model, Host/Origin checks, session limits (sessions: tests/mcp/)
 mod metrics; // GET /metrics: OpenMetrics text, counters moving with calls, the access rules
@@ -35,6 +36,7 @@ mod roundtrip; // hostile values through every surface, several workers and cach
 mod scale; // knowledge bases at real sizes: many distinct long atoms, at load and at run time
 mod shapes; // the determinism table
 mod state; // the consistency invariant: differential tests on hostile KBs
+mod stop; // a clean stop folds the writes, however it is signalled; charon://source
 mod stream; // streamed answers: Rust API and NDJSON over HTTP, limits, flat memory
 mod syntax; // the compile-time syntax check against the engine's reader
 mod template; // workers forked from one loaded template: sharing, loss of the template

@@ -100,7 +100,7 @@ pub fn line_of(file: &std::path::Path, needle: &str) -> usize {
 /// waits for an answer that never comes fails instead of hanging.
 pub struct StdioSession {
     child: std::sync::Arc<std::sync::Mutex<std::process::Child>>,
-    stdin: std::process::ChildStdin,
+    stdin: Option<std::process::ChildStdin>,
     lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
 }
 
@@ -134,7 +134,7 @@ impl StdioSession {
         });
         let mut session = StdioSession {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         };
         session.send(
@@ -150,8 +150,9 @@ impl StdioSession {
     /// Sends one message.
     pub fn send(&mut self, message: &serde_json::Value) {
         use std::io::Write as _;
-        writeln!(self.stdin, "{}", exact(message)).expect("send");
-        self.stdin.flush().expect("flush");
+        let stdin = self.stdin.as_mut().expect("the session is open");
+        writeln!(stdin, "{}", exact(message)).expect("send");
+        stdin.flush().expect("flush");
     }
 
     /// Sends `tools/call` with request id `id`.
@@ -184,6 +185,24 @@ impl StdioSession {
             Some(line) => line.expect("line"),
             None => panic!("the server closed (or the watchdog stopped it)"),
         }
+    }
+}
+
+impl StdioSession {
+    /// Closes the server's stdin, as a client ends the session, and waits (a minute
+    /// at most) for it to exit; asserts exit status 0.
+    pub fn close(mut self) {
+        drop(self.stdin.take());
+        let mut child = self.child.lock().expect("lock");
+        for _ in 0..1200 {
+            if let Some(status) = child.try_wait().expect("wait") {
+                assert_eq!(status.code(), Some(0), "{status:?}");
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        panic!("the server did not exit within a minute of its stdin closing");
     }
 }
 

@@ -41,6 +41,17 @@ fn worker_entry() {
 
 /// Serves requests until stdin closes; returns the exit status.
 fn serve() -> i32 {
+    // A worker takes no stop signal of its own: it ends when the program that
+    // started it closes its stdin (or kills it). Ctrl-C in a terminal signals the
+    // whole process group, and a service manager every process of the unit; the
+    // program must still be able to fold the dynamic database into its file at
+    // shutdown, which takes its workers. SIGHUP (a reload) is the program's too.
+    // SAFETY: setting signal dispositions, before main, on the only thread.
+    unsafe {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            libc::signal(signal, libc::SIG_IGN);
+        }
+    }
     let memory = std::env::var(MEMORY_ENV).ok();
     // SAFETY: still before main, on the only thread.
     unsafe { std::env::remove_var(MEMORY_ENV) };

@@ -598,7 +598,7 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Reply, Pro
             .kb
             .stream_async_from(name, &Value::Object(args), arrived, true)
             .map_err(|e| Problem::from_call(&e))?;
-        return Ok(Reply::Stream(ndjson::response(stream).await));
+        return Ok(Reply::Stream(ndjson::response(stream, op.clone()).await));
     }
     if paging != crate::args::PageParams::default() {
         let size = match &paging.size {
@@ -619,7 +619,12 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Reply, Pro
             .kb
             .page_async_exact(name, &Value::Object(args), size, paging.cursor.as_deref())
             .await
-            .map(Reply::Page)
+            .map(|mut page| {
+                page.solutions
+                    .iter_mut()
+                    .for_each(|s| crate::json::in_declared_order(op, s));
+                Reply::Page(page)
+            })
             .map_err(|e| Problem::from_call(&e));
     }
     let call = app
@@ -629,7 +634,10 @@ async fn call_inner(app: &Arc<App>, id: OpId, req: Request) -> Result<Reply, Pro
     app.kb
         .invoke_async_exact(call, std::time::Instant::now())
         .await
-        .map(|a| Reply::Whole(a.value))
+        .map(|mut a| {
+            crate::json::in_declared_order(op, &mut a.value);
+            Reply::Whole(a.value)
+        })
         .map_err(|e| Problem::from_call(&e))
 }
 
@@ -735,7 +743,10 @@ async fn explain_call(app: Arc<App>, req: Request) -> Response {
         .into_response();
     }
     match app.kb.explain_request_exact(&request, arrived).await {
-        Ok(explanation) => exact_json(&explanation),
+        Ok(mut explanation) => {
+            explanation.in_declared_order(&app.kb);
+            exact_json(&explanation)
+        }
         Err(e) => Problem::from_call(&e).into_response(),
     }
 }

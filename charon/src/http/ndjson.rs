@@ -24,7 +24,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::Problem;
-use crate::{CallError, SolutionStream, StreamEnd, Streamed};
+use crate::{CallError, Operation, SolutionStream, StreamEnd, Streamed};
 
 /// The media type of streamed answers.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -73,9 +73,9 @@ fn accept_quality(accept: Option<&HeaderValue>, range: &str) -> Option<f32> {
     })
 }
 
-/// The response of a stream: waits for its first item, so that an error before
-/// any solution keeps its own status.
-pub(crate) async fn response(mut stream: SolutionStream) -> Response {
+/// The response of a stream of `op`'s solutions: waits for its first item, so that
+/// an error before any solution keeps its own status.
+pub(crate) async fn response(mut stream: SolutionStream, op: Operation) -> Response {
     let first = match stream.next().await {
         Some(Err(e)) => return Problem::from_call(&e).into_response(),
         Some(Ok(item)) => item,
@@ -83,6 +83,7 @@ pub(crate) async fn response(mut stream: SolutionStream) -> Response {
     };
     let body = Lines {
         stream,
+        op,
         first: Some(first),
         done: false,
     };
@@ -99,14 +100,19 @@ pub(crate) async fn response(mut stream: SolutionStream) -> Response {
 /// The body: the stream's items as lines, gathered into chunks.
 struct Lines {
     stream: SolutionStream,
+    /// Whose solutions: their keys are written in its declared order.
+    op: Operation,
     first: Option<Streamed>,
     done: bool,
 }
 
 impl Lines {
-    fn write(item: Result<Streamed, CallError>, out: &mut Vec<u8>) -> bool {
+    fn write(op: &Operation, item: Result<Streamed, CallError>, out: &mut Vec<u8>) -> bool {
         let (value, last) = match item {
-            Ok(Streamed::Solution(v)) => (json!({ "solution": v }), false),
+            Ok(Streamed::Solution(mut v)) => {
+                crate::json::in_declared_order(op, &mut v);
+                (json!({ "solution": v }), false)
+            }
             Ok(Streamed::End(end)) => (json!({ "end": end_json(end) }), true),
             Err(e) => (json!({ "error": Problem::from_call(&e).body() }), true),
         };
@@ -149,11 +155,11 @@ impl futures_core::Stream for Lines {
         }
         let mut out = Vec::new();
         if let Some(first) = this.first.take() {
-            this.done = Lines::write(Ok(first), &mut out);
+            this.done = Lines::write(&this.op, Ok(first), &mut out);
         }
         while !this.done && out.len() < CHUNK {
             match futures_core::Stream::poll_next(Pin::new(&mut this.stream), cx) {
-                Poll::Ready(Some(item)) => this.done = Lines::write(item, &mut out),
+                Poll::Ready(Some(item)) => this.done = Lines::write(&this.op, item, &mut out),
                 Poll::Ready(None) => this.done = true,
                 Poll::Pending => break,
             }

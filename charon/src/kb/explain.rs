@@ -518,6 +518,14 @@ impl KnowledgeBase {
 }
 
 impl Explanation {
+    /// Orders the result's keys as the operation declares them, for writing
+    /// ([`crate::json::in_declared_order`]).
+    pub(crate) fn in_declared_order(&mut self, kb: &KnowledgeBase) {
+        if let Some(op) = kb.resolve(&self.operation).and_then(|id| kb.op(id)) {
+            crate::json::in_declared_order(op, &mut self.result);
+        }
+    }
+
     /// The explanation as the public API hands it out (see [`Answer`]'s rule).
     fn public(self) -> Result<Explanation, CallError> {
         let value = serde_json::to_value(&self).unwrap_or_default();

@@ -196,7 +196,12 @@ impl McpServer {
                 }),
             };
             return Ok(match page {
-                Ok(page) => {
+                Ok(mut page) => {
+                    if let Some(op) = self.kb.op(id) {
+                        for solution in &mut page.solutions {
+                            crate::json::in_declared_order(op, solution);
+                        }
+                    }
                     let mut value = json!({ "result": page.solutions });
                     if let Some(next) = page.next {
                         value["next_cursor"] = json!(next);
@@ -215,7 +220,12 @@ impl McpServer {
             Err(e) => Err(e),
         };
         Ok(match answer {
-            Ok(value) => structured(json!({ "result": value }), false),
+            Ok(mut value) => {
+                if let Some(op) = self.kb.op(id) {
+                    crate::json::in_declared_order(op, &mut value);
+                }
+                structured(json!({ "result": value }), false)
+            }
             Err(e) => failure(&e),
         })
     }
@@ -279,10 +289,13 @@ impl McpServer {
             ))]);
         }
         match self.kb.explain_request_exact(&request, arrived).await {
-            Ok(explanation) => match serde_json::to_value(&explanation) {
-                Ok(value) => structured(value, false),
-                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
-            },
+            Ok(mut explanation) => {
+                explanation.in_declared_order(&self.kb);
+                match serde_json::to_value(&explanation) {
+                    Ok(value) => structured(value, false),
+                    Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+                }
+            }
             Err(e) => failure(&e),
         }
     }
@@ -510,8 +523,21 @@ impl ServerHandler for McpServer {
                 None,
             ));
         }
-        let text = std::fs::read_to_string(self.kb.path())
-            .map_err(|e| McpError::internal_error(format!("cannot read the source: {e}"), None))?;
+        // With --persist the file lags its journal until the next fold: the source is
+        // the state as persisted, so the writes are folded in first (what a clean
+        // stop would write; with nothing to fold, nothing happens).
+        let kb = self.kb.clone();
+        let text = tokio::task::spawn_blocking(move || {
+            if kb.persisted().is_some() {
+                kb.checkpoint().map_err(|e| {
+                    format!("cannot fold the journal's writes into the source: {e}")
+                })?;
+            }
+            std::fs::read_to_string(kb.path()).map_err(|e| format!("cannot read the source: {e}"))
+        })
+        .await
+        .map_err(|e| McpError::internal_error(e.to_string(), None))?
+        .map_err(|e| McpError::internal_error(e, None))?;
         let contents = match ResourceContents::text(text, SOURCE_URI) {
             ResourceContents::TextResourceContents {
                 uri, text, meta, ..
@@ -864,13 +890,11 @@ async fn precheck(
     unmark_body(next.run(req).await)
 }
 
-/// The response with marked numbers written as numbers, frame by frame (rmcp
-/// writes each message, JSON or one server-sent event, as one frame).
+/// The response with marked numbers written as numbers and ordered keys as bare
+/// names, frame by frame (rmcp writes each message, JSON or one server-sent event,
+/// as one frame).
 fn unmark_body(response: axum::response::Response) -> axum::response::Response {
     use http_body_util::BodyExt as _;
-    if crate::json::native() {
-        return response;
-    }
     let (mut parts, body) = response.into_parts();
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     let body = body.map_frame(|frame| {
@@ -952,19 +976,9 @@ pub async fn serve_stdio(server: McpServer) -> std::io::Result<()> {
     // SAFETY: proto_fd is a fresh descriptor that nothing else owns.
     let proto = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(proto_fd) };
     let proto = tokio::fs::File::from_std(proto);
-    if crate::json::native() {
-        let running = server
-            .serve((tokio::io::stdin(), proto))
-            .await
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        return Ok(());
-    }
     // Each message, one line, passes `crate::json`'s marking on the way in and its
-    // unmarking on the way out, so numbers rmcp's JSON would change stay exact.
+    // unmarking on the way out, so numbers rmcp's JSON would change stay exact and
+    // answers keep their declared key order.
     let (to_server, server_in) = tokio::io::duplex(1 << 16);
     let (server_out, from_server) = tokio::io::duplex(1 << 16);
     let inbound = tokio::spawn(relay(tokio::io::stdin(), to_server, crate::json::mark));
