@@ -46,6 +46,49 @@ use crate::CallError;
 /// The media type of what [`render`] writes.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
+/// The media type of what [`render_prometheus`] writes: Prometheus's text format.
+pub const PROMETHEUS_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// Which format a scraper's `Accept` header asks for: Prometheus's text format
+/// (`true`) when it prefers `text/plain` to `application/openmetrics-text`, by
+/// their quality values (OpenMetrics on a tie, as Prometheus itself prefers it);
+/// OpenMetrics when it names neither (no header, `*/*`).
+pub fn wants_prometheus_text(accept: Option<&str>) -> bool {
+    let Some(accept) = accept else {
+        return false;
+    };
+    let quality = |range: &str| {
+        accept
+            .split(',')
+            .filter_map(|item| {
+                let mut parts = item.split(';');
+                let media = parts.next()?.trim();
+                if !media.eq_ignore_ascii_case(range) {
+                    return None;
+                }
+                let q = parts
+                    .filter_map(|p| {
+                        let (name, value) = p.split_once('=')?;
+                        name.trim().eq_ignore_ascii_case("q").then_some(value)
+                    })
+                    .find_map(|q| q.trim().parse::<f32>().ok())
+                    .unwrap_or(1.0);
+                Some(q)
+            })
+            .fold(None, |best: Option<f32>, q| {
+                Some(best.map_or(q, |b| b.max(q)))
+            })
+    };
+    match (
+        quality("text/plain"),
+        quality("application/openmetrics-text"),
+    ) {
+        (Some(text), Some(open)) => text > open,
+        (Some(text), None) => text > 0.0,
+        _ => false,
+    }
+}
+
 type Labels = Vec<(String, String)>;
 
 /// A duration histogram family: 25 µs to about 100 s, each bucket 4× the last.
@@ -158,20 +201,11 @@ impl CallMetrics {
         }
     }
 
-    /// Counts a call refused before it ran (its arguments): no duration.
+    /// Counts a call refused before it ran (its arguments): like any other call, it
+    /// gets its log line and its place in the duration histogram (no time spent),
+    /// so that the histogram's count is the calls' count.
     pub(crate) fn refused(&self, index: usize, kind: &str) {
-        let Some(name) = self.names.get(index) else {
-            return;
-        };
-        if !self.counting.load(Ordering::Relaxed) {
-            return;
-        }
-        self.calls
-            .get_or_create(&vec![
-                (self.label.to_string(), name.clone()),
-                ("outcome".into(), kind.to_string()),
-            ])
-            .inc();
+        self.record(index, Duration::ZERO, Some(kind));
     }
 
     /// [`record`](Self::record) for a call's result.
@@ -306,6 +340,41 @@ pub fn render(sources: Sources<'_>) -> String {
     // Writing to a String cannot fail.
     let _ = prometheus_client::encoding::text::encode(&mut text, &registry);
     text
+}
+
+/// The metrics of `sources` in Prometheus's text format, version 0.0.4
+/// ([`PROMETHEUS_CONTENT_TYPE`]), for scrapers that ask for it: [`render`]'s
+/// OpenMetrics text with the differences of that format undone. A counter's
+/// family is named with its `_total` suffix there (else the Prometheus parser
+/// reads it as `unknown`), and the format has no `# UNIT` lines and no `# EOF`.
+pub fn render_prometheus(sources: Sources<'_>) -> String {
+    to_prometheus_text(&render(sources))
+}
+
+fn to_prometheus_text(openmetrics: &str) -> String {
+    let counters: std::collections::HashSet<&str> = openmetrics
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE ")?.strip_suffix(" counter"))
+        .collect();
+    let mut out = String::with_capacity(openmetrics.len() + 64);
+    for line in openmetrics.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        let renamed = ["# TYPE ", "# HELP "].iter().find_map(|prefix| {
+            let rest = line.strip_prefix(prefix)?;
+            let (name, tail) = rest.split_once(' ')?;
+            counters
+                .contains(name)
+                .then(|| format!("{prefix}{name}_total {tail}"))
+        });
+        match renamed {
+            Some(line) => out.push_str(&line),
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 fn register_calls(registry: &mut Registry, m: &CallMetrics, prefix: &str, what: &str) {

@@ -293,7 +293,7 @@ pub fn request_over(
     headers: &[(&str, &str)],
     body: &str,
 ) -> Reply {
-    use std::io::{Read, Write};
+    use std::io::Write;
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(30)))
         .expect("timeout");
@@ -306,6 +306,15 @@ pub fn request_over(
         body.len()
     ));
     stream.write_all(text.as_bytes()).expect("sends");
+    read_reply(stream)
+}
+
+/// Reads a whole response from `stream` (the server closes it after).
+pub fn read_reply(mut stream: std::net::TcpStream) -> Reply {
+    use std::io::Read;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .expect("timeout");
     let mut response = String::new();
     stream.read_to_string(&mut response).expect("reads");
     let (head, body) = response.split_once("\r\n\r\n").expect("a response");

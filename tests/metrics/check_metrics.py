@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Reads `GET /metrics` of a running `charon http --metrics` with the official
 Prometheus Python client's OpenMetrics parser (strict: a malformed exposition
-raises), and checks that the counters move as calls are made.
+raises), and checks that the counters move as calls are made; then asks for
+Prometheus's text format (`Accept: text/plain;version=0.0.4`) and reads that with
+the client's text parser, every family typed as in OpenMetrics.
 
     check_metrics.py http://127.0.0.1:PORT    # a server of examples/meds.pl --reasoning
 
@@ -14,6 +16,7 @@ import urllib.error
 import urllib.request
 
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
+from prometheus_client.parser import text_string_to_metric_families as prometheus_text_families
 
 FAILED = []
 
@@ -24,11 +27,12 @@ def check(name, ok, detail=""):
         FAILED.append(name)
 
 
-def scrape(base):
-    with urllib.request.urlopen(f"{base}/metrics") as r:
+def scrape(base, accept=None, parse=text_string_to_metric_families):
+    headers = {"Accept": accept} if accept else {}
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/metrics", headers=headers)) as r:
         kind = r.headers["Content-Type"]
         text = r.read().decode()
-    families = {f.name: f for f in text_string_to_metric_families(text)}
+    families = {f.name: f for f in parse(text)}
     return kind, families
 
 
@@ -67,11 +71,27 @@ def main():
     bad = value(after, "charon_calls", "charon_calls_total", operation="is_pim", outcome="bad-arguments")
     check("the call refused for its arguments is counted by its problem type", bad >= 1, str(bad))
     count = value(after, "charon_call_duration_seconds", "charon_call_duration_seconds_count", operation="is_pim")
-    check("the duration histogram counts every call", count >= 4, str(count))
+    counted = sum(s.value for s in after["charon_calls"].samples
+                  if s.name == "charon_calls_total" and s.labels.get("operation") == "is_pim")
+    check("the duration histogram counts the calls calls_total counts", count == counted and count >= 4,
+          f"histogram {count}, calls {counted}")
     hits = value(after, "charon_cache_hits", "charon_cache_hits_total") - value(before, "charon_cache_hits", "charon_cache_hits_total")
     check("repeated calls are cache hits", hits >= 2, str(hits))
     reasoned = value(after, "charon_reasoning_calls", "charon_reasoning_calls_total", tool="reason", outcome="ok")
     check("the reasoning tool's call is counted", reasoned >= 1, str(reasoned))
+    # What Prometheus sends: OpenMetrics first.
+    kind, _ = scrape(base, "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+                           "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
+    check("a scraper preferring OpenMetrics gets it", kind.startswith("application/openmetrics-text"), kind)
+    kind, text = scrape(base, "text/plain;version=0.0.4", prometheus_text_families)
+    check("a scraper asking for text/plain gets Prometheus's text format",
+          kind.startswith("text/plain") and "version=0.0.4" in kind, kind)
+    types = {n: f.type for n, f in text.items()}
+    check("the text format's families are typed as in OpenMetrics",
+          all(types.get(n) == f.type for n, f in after.items()) and types.get("charon_calls") == "counter"
+          and types.get("charon_call_duration_seconds") == "histogram", str(types))
+    calls = sum(s.value for s in text["charon_calls"].samples if s.labels.get("operation") == "is_pim")
+    check("the text format holds the same counts", calls >= counted, f"{calls} vs {counted}")
     if FAILED:
         sys.exit(f"{len(FAILED)} failed")
     print("metrics: passed")

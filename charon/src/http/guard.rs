@@ -43,8 +43,9 @@ use super::Problem;
 
 /// Longest request target (path and query) answered; longer is 414 problem details.
 /// (Past 64 KiB the HTTP library cannot hold a URI at all and answers 414 by
-/// itself; served through [`ProblemsOnParseErrors`](super::ProblemsOnParseErrors),
-/// as `charon http` does, that answer carries the same problem details.)
+/// itself, or 431 when the target overflows its whole read buffer; served through
+/// [`ProblemsOnParseErrors`](super::ProblemsOnParseErrors), as `charon http` does,
+/// both are the same 414 problem details.)
 pub const MAX_URI_BYTES: usize = 60 * 1024;
 /// Most header fields in a request; more is 431 problem details.
 pub const MAX_HEADERS: usize = 100;

@@ -326,7 +326,7 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
                         reasoner: app.reasoner.as_deref(),
                         mcp_sessions: None,
                     };
-                    metrics_response(crate::metrics::render(sources))
+                    metrics_response(sources, req.headers())
                 }
             }),
         );
@@ -406,9 +406,33 @@ fn docs_page() -> Response {
     response
 }
 
-/// `GET /metrics`: the text [`crate::metrics::render`] wrote.
-pub(crate) fn metrics_response(text: String) -> Response {
-    ([(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)], text).into_response()
+/// `GET /metrics`: the metrics of `sources` in the format the `Accept` header asks
+/// for (OpenMetrics, or Prometheus's text format; see
+/// [`crate::metrics::wants_prometheus_text`]).
+pub(crate) fn metrics_response(
+    sources: crate::metrics::Sources<'_>,
+    headers: &axum::http::HeaderMap,
+) -> Response {
+    let accept = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok());
+    let (content_type, text) = if crate::metrics::wants_prometheus_text(accept) {
+        (
+            crate::metrics::PROMETHEUS_CONTENT_TYPE,
+            crate::metrics::render_prometheus(sources),
+        )
+    } else {
+        (
+            crate::metrics::CONTENT_TYPE,
+            crate::metrics::render(sources),
+        )
+    };
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::VARY, "accept"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 /// How long `GET /health/ready` waits for a busy engine to take a trivial call.

@@ -7,6 +7,12 @@
 //! [`ProblemsOnParseErrors`] — a wrapper of the connection hyper writes to —
 //! replaces hyper's bare response with the same problem details, so that a client
 //! gets a body it can read whatever the length of what it sent.
+//!
+//! One cause gets one status, whatever the length: a request target past hyper's
+//! whole read buffer overflows it as a head too large would, and hyper answers
+//! 431; the wrapper sees that the head's first line was still unfinished, longer
+//! than any target the guard takes, and answers 414 `uri-too-long` as for a
+//! shorter long target.
 
 use std::io::IoSlice;
 use std::pin::Pin;
@@ -27,6 +33,11 @@ pub struct ProblemsOnParseErrors<IO> {
     /// A replacement response still to be written.
     pending: Vec<u8>,
     sent: usize,
+    /// Bytes read since the last line feed.
+    line: usize,
+    /// Line feeds read since the last empty line (or the start): 0 while the
+    /// request line of a head is being read.
+    lines: usize,
 }
 
 impl<IO> ProblemsOnParseErrors<IO> {
@@ -36,6 +47,8 @@ impl<IO> ProblemsOnParseErrors<IO> {
             inner,
             pending: Vec::new(),
             sent: 0,
+            line: 0,
+            lines: 0,
         }
     }
 }
@@ -46,7 +59,26 @@ impl<IO: AsyncRead + Unpin> AsyncRead for ProblemsOnParseErrors<IO> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        for &b in &buf.filled()[before..] {
+            if b == b'\n' {
+                // An empty line ("\r\n") ends a head: the next line is a request line.
+                self.lines = if self.line <= 1 { 0 } else { self.lines + 1 };
+                self.line = 0;
+            } else {
+                self.line += 1;
+            }
+        }
+        polled
+    }
+}
+
+impl<IO> ProblemsOnParseErrors<IO> {
+    /// Whether the head being read is still in its request line, past the longest
+    /// target the guard takes: then the target is what is too long.
+    fn in_long_request_line(&self) -> bool {
+        self.lines == 0 && self.line > MAX_URI_BYTES
     }
 }
 
@@ -75,7 +107,7 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for ProblemsOnParseErrors<IO> {
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
         std::task::ready!(self.drain(cx))?;
-        if let Some(replacement) = replacement(buf) {
+        if let Some(replacement) = replacement(buf, self.in_long_request_line()) {
             self.pending = replacement;
             // Taken whole: what hyper wrote is what the replacement stands for.
             let _ = self.drain(cx)?;
@@ -92,7 +124,7 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for ProblemsOnParseErrors<IO> {
         std::task::ready!(self.drain(cx))?;
         let mut full = bufs.iter().filter(|b| !b.is_empty());
         if let (Some(only), None) = (full.next(), full.next())
-            && let Some(replacement) = replacement(only)
+            && let Some(replacement) = replacement(only, self.in_long_request_line())
         {
             self.pending = replacement;
             let _ = self.drain(cx)?;
@@ -118,9 +150,15 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for ProblemsOnParseErrors<IO> {
 
 /// The problem-details response for `head`, if it is one of hyper's own parse-error
 /// responses: a whole response head with status 400, 414 or 431 and an empty body.
-/// (Charon's own responses of those statuses always have a body.)
-fn replacement(head: &[u8]) -> Option<Vec<u8>> {
+/// (Charon's own responses of those statuses always have a body.) With
+/// `long_target`, a 431 is a request target too long for hyper's buffer: 414.
+fn replacement(head: &[u8], long_target: bool) -> Option<Vec<u8>> {
     let status = head.strip_prefix(b"HTTP/1.1 ")?.get(..3)?;
+    let status: &[u8] = if status == b"431" && long_target {
+        b"414"
+    } else {
+        status
+    };
     let problem = match status {
         b"414" => Problem::refused(
             StatusCode::URI_TOO_LONG,
@@ -158,7 +196,10 @@ fn replacement(head: &[u8]) -> Option<Vec<u8>> {
     if !rest.is_empty() || !empty {
         return None;
     }
-    let status_line = fields.split("\r\n").next()?;
+    let status_line = match status {
+        b"414" => "HTTP/1.1 414 URI Too Long",
+        _ => fields.split("\r\n").next()?,
+    };
     let body = crate::json::to_vec(&problem.body()).ok()?;
     let mut out = format!(
         "{status_line}\r\ncontent-type: {PROBLEM_JSON}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
@@ -176,7 +217,7 @@ mod tests {
     #[test]
     fn only_bodiless_parse_error_responses_are_replaced() {
         let bare = b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
-        let text = String::from_utf8(replacement(bare).expect("replaced")).expect("text");
+        let text = String::from_utf8(replacement(bare, false).expect("replaced")).expect("text");
         assert!(text.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{text}");
         assert!(
             text.contains("content-type: application/problem+json"),
@@ -192,7 +233,12 @@ mod tests {
             b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\nleftover",
             b"{\"status\": 400}",
         ] {
-            assert_eq!(replacement(kept), None, "{}", String::from_utf8_lossy(kept));
+            assert_eq!(
+                replacement(kept, false),
+                None,
+                "{}",
+                String::from_utf8_lossy(kept)
+            );
         }
     }
 }

@@ -722,13 +722,11 @@ where
     if let Some(current) = metrics {
         app = app.route(
             "/metrics",
-            axum::routing::get(move || {
+            axum::routing::get(move |headers: axum::http::HeaderMap| {
                 let (server, sessions) = (current(), sessions.clone());
                 async move {
                     let open = sessions.manager.sessions.read().await.len();
-                    crate::http::metrics_response(crate::metrics::render(
-                        server.metric_sources(open),
-                    ))
+                    crate::http::metrics_response(server.metric_sources(open), &headers)
                 }
             }),
         );
