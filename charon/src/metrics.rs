@@ -49,46 +49,6 @@ pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; cha
 /// The media type of what [`render_prometheus`] writes: Prometheus's text format.
 pub const PROMETHEUS_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// Which format a scraper's `Accept` header asks for: Prometheus's text format
-/// (`true`) when it prefers `text/plain` to `application/openmetrics-text`, by
-/// their quality values (OpenMetrics on a tie, as Prometheus itself prefers it);
-/// OpenMetrics when it names neither (no header, `*/*`).
-pub fn wants_prometheus_text(accept: Option<&str>) -> bool {
-    let Some(accept) = accept else {
-        return false;
-    };
-    let quality = |range: &str| {
-        accept
-            .split(',')
-            .filter_map(|item| {
-                let mut parts = item.split(';');
-                let media = parts.next()?.trim();
-                if !media.eq_ignore_ascii_case(range) {
-                    return None;
-                }
-                let q = parts
-                    .filter_map(|p| {
-                        let (name, value) = p.split_once('=')?;
-                        name.trim().eq_ignore_ascii_case("q").then_some(value)
-                    })
-                    .find_map(|q| q.trim().parse::<f32>().ok())
-                    .unwrap_or(1.0);
-                Some(q)
-            })
-            .fold(None, |best: Option<f32>, q| {
-                Some(best.map_or(q, |b| b.max(q)))
-            })
-    };
-    match (
-        quality("text/plain"),
-        quality("application/openmetrics-text"),
-    ) {
-        (Some(text), Some(open)) => text > open,
-        (Some(text), None) => text > 0.0,
-        _ => false,
-    }
-}
-
 type Labels = Vec<(String, String)>;
 
 /// A duration histogram family: 25 µs to about 100 s, each bucket 4× the last.

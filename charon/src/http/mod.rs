@@ -406,15 +406,27 @@ fn docs_page() -> Response {
     response
 }
 
+/// Which format a scraper's `Accept` header asks for: Prometheus's text format
+/// (`true`) when it prefers `text/plain` to `application/openmetrics-text`, by
+/// their quality values (OpenMetrics on a tie, as Prometheus itself prefers it);
+/// OpenMetrics when it names neither (no header, `*/*`).
+fn wants_prometheus_text(accept: Option<&header::HeaderValue>) -> bool {
+    let text = ndjson::accept_quality(accept, "text/plain");
+    let open = ndjson::accept_quality(accept, "application/openmetrics-text");
+    match (text, open) {
+        (Some(text), Some(open)) => text > open,
+        (Some(text), None) => text > 0.0,
+        _ => false,
+    }
+}
+
 /// `GET /metrics`: the metrics of `sources` in the format the `Accept` header asks
-/// for (OpenMetrics, or Prometheus's text format; see
-/// [`crate::metrics::wants_prometheus_text`]).
+/// for (OpenMetrics, or Prometheus's text format; see [`wants_prometheus_text`]).
 pub(crate) fn metrics_response(
     sources: crate::metrics::Sources<'_>,
     headers: &axum::http::HeaderMap,
 ) -> Response {
-    let accept = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok());
-    let (content_type, text) = if crate::metrics::wants_prometheus_text(accept) {
+    let (content_type, text) = if wants_prometheus_text(headers.get(header::ACCEPT)) {
         (
             crate::metrics::PROMETHEUS_CONTENT_TYPE,
             crate::metrics::render_prometheus(sources),

@@ -54,7 +54,7 @@ fn json_quality(accept: Option<&HeaderValue>) -> f32 {
 }
 
 /// The quality the `Accept` header gives the media range `range`, named exactly.
-fn accept_quality(accept: Option<&HeaderValue>, range: &str) -> Option<f32> {
+pub(crate) fn accept_quality(accept: Option<&HeaderValue>, range: &str) -> Option<f32> {
     let text = accept?.to_str().ok()?;
     text.split(',').find_map(|item| {
         let mut parts = item.split(';');
