@@ -699,3 +699,72 @@ fn replicas_survive_postgres_stopping_and_a_replica_killed() {
         "{text}"
     );
 }
+
+/// Replicas started at the same moment on a log that does not exist yet: each one
+/// creates it if missing, and every one of them starts (creating the tables is
+/// serialised by the log's lock; racing in the catalog killed one of three).
+#[test]
+fn replicas_starting_at_once_on_a_new_log_all_start() {
+    let _shared = shared();
+    let path = fixture("replica/ledger.pl");
+    for round in 0..3 {
+        let table = table("race");
+        let barrier = std::sync::Barrier::new(3);
+        let started: Vec<Result<KnowledgeBase, String>> = std::thread::scope(|s| {
+            let joins: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        KnowledgeBase::load_with(&path, replicated(&table))
+                            .map_err(|e| e.to_string())
+                    })
+                })
+                .collect();
+            joins
+                .into_iter()
+                .map(|j| j.join().expect("thread"))
+                .collect()
+        });
+        for (i, kb) in started.iter().enumerate() {
+            assert!(
+                kb.is_ok(),
+                "round {round}, replica {i}: {:?}",
+                kb.as_ref().err()
+            );
+        }
+        let replicas: Vec<&KnowledgeBase> =
+            started.iter().filter_map(|r| r.as_ref().ok()).collect();
+        replicas[0].call("bump", &json!({})).expect("a write");
+        converge(&replicas, 1);
+    }
+}
+
+/// An address that accepts connections and never answers (a stopped PostgreSQL,
+/// a proxy whose other side is gone): the start fails within seconds, saying so,
+/// instead of waiting for ever.
+#[test]
+fn a_peer_that_accepts_and_never_answers_fails_the_start_in_seconds() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream); // never read, never answered, never closed
+        }
+    });
+    let config = EngineConfig {
+        replica: Some(ReplicaConfig::new(format!(
+            "postgresql://charon@127.0.0.1:{port}/charon"
+        ))),
+        ..config()
+    };
+    let started = Instant::now();
+    let Err(err) = KnowledgeBase::load_with(fixture("replica/ledger.pl"), config) else {
+        panic!("the start succeeded against a peer that never answers");
+    };
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    let message = err.to_string();
+    assert!(message.contains("did not answer"), "{message}");
+    assert!(message.contains(&format!("127.0.0.1:{port}")), "{message}");
+}

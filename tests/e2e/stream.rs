@@ -432,8 +432,12 @@ fn a_million_solutions_stream_in_flat_memory() {
         "streamed {bytes} bytes; the server grew by {} KiB",
         grown >> 10
     );
+    // Alone, the server grows by about 8.6 MiB here; run beside the whole test
+    // suite, by up to 12.7 MiB (the allocator's per-thread arenas of a busier
+    // process). Holding the answer would cost its 20 MB of text and more for its
+    // values.
     assert!(
-        grown < 12 << 20,
+        grown < 16 << 20,
         "the server grew by {} MiB while streaming (from {} MiB)",
         grown >> 20,
         before >> 20

@@ -147,15 +147,21 @@ impl Log {
                 )));
             }
         }
+        // Under the log's lock: replicas starting at the same moment on a new log
+        // would otherwise race in the catalog (two CREATE TABLE IF NOT EXISTS of one
+        // name: "duplicate key … pg_type_typname_nsp_index" for one of them).
         client
             .batch_execute(&format!(
-                "CREATE TABLE IF NOT EXISTS {table} (seq bigint PRIMARY KEY, changes text NOT NULL, \
+                "BEGIN; SELECT pg_advisory_xact_lock({key});\n\
+                 CREATE TABLE IF NOT EXISTS {table} (seq bigint PRIMARY KEY, changes text NOT NULL, \
                  committed_at timestamptz NOT NULL DEFAULT clock_timestamp());\n\
                  CREATE TABLE IF NOT EXISTS {table}_base (id int PRIMARY KEY CHECK (id = 1), \
                  fingerprint text NOT NULL, file text NOT NULL);\n\
                  CREATE TABLE IF NOT EXISTS {table}_snapshot (seq bigint, part int, \
                  changes text NOT NULL, taken_at timestamptz NOT NULL DEFAULT clock_timestamp(), \
-                 PRIMARY KEY (seq, part));"
+                 PRIMARY KEY (seq, part));\n\
+                 COMMIT;",
+                key = advisory_key(table)
             ))
             .map_err(|e| failed("cannot create the log's tables", &e))?;
         client
@@ -541,6 +547,7 @@ fn connect(config: &ReplicaConfig) -> Result<Client, LogError> {
     if pg.get_connect_timeout().is_none() {
         pg.connect_timeout(CONNECT_TIMEOUT);
     }
+    answers(&pg)?;
     // "relation … already exists, skipping" and the like are not worth a log line;
     // no statement waits for ever (a write's sets its own limit). The options of
     // the connection string come first and stay.
@@ -559,6 +566,74 @@ fn connect(config: &ReplicaConfig) -> Result<Client, LogError> {
         .application_name("charon");
     pg.connect(NoTls)
         .map_err(|e| failed("cannot connect to PostgreSQL", &e))
+}
+
+/// Whether the first server of `pg` answers PostgreSQL's first message within
+/// [`CONNECT_TIMEOUT`]. The driver bounds the socket's connection only: a peer that
+/// accepts it and never answers (a stopped server, whose kernel still accepts; a
+/// proxy whose other side is gone) would hold the handshake, and a replica's
+/// start, for ever. So an SSLRequest (8 bytes, answered by one byte, `S` or `N`,
+/// by every PostgreSQL) goes first, on a connection of its own with a read timeout.
+fn answers(pg: &postgres::Config) -> Result<(), LogError> {
+    use std::io::{Read, Write};
+    const SSL_REQUEST: [u8; 8] = [0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f];
+    fn ask<S: Read + Write>(mut s: S) -> std::io::Result<u8> {
+        s.write_all(&SSL_REQUEST)?;
+        let mut byte = [0u8];
+        s.read_exact(&mut byte)?;
+        Ok(byte[0])
+    }
+    let port = pg.get_ports().first().copied().unwrap_or(5432);
+    let (place, answer) = match pg.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(host)) => {
+            let place = format!("{host}:{port}");
+            let answer = std::net::ToSocketAddrs::to_socket_addrs(&(host.as_str(), port))
+                .and_then(|mut addrs| {
+                    addrs
+                        .next()
+                        .ok_or_else(|| std::io::ErrorKind::NotFound.into())
+                })
+                .and_then(|addr| std::net::TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT))
+                .and_then(|s| {
+                    s.set_read_timeout(Some(CONNECT_TIMEOUT))?;
+                    s.set_write_timeout(Some(CONNECT_TIMEOUT))?;
+                    ask(s)
+                });
+            (place, answer)
+        }
+        Some(postgres::config::Host::Unix(dir)) => {
+            let path = dir.join(format!(".s.PGSQL.{port}"));
+            let answer = std::os::unix::net::UnixStream::connect(&path).and_then(|s| {
+                s.set_read_timeout(Some(CONNECT_TIMEOUT))?;
+                s.set_write_timeout(Some(CONNECT_TIMEOUT))?;
+                ask(s)
+            });
+            (path.display().to_string(), answer)
+        }
+        // No host: the driver says so.
+        None => return Ok(()),
+    };
+    match answer {
+        Ok(b'S' | b'N') => Ok(()),
+        Ok(other) => Err(LogError(format!(
+            "cannot connect to PostgreSQL: {place} answered its first message with {other:#04x}, \
+             which no PostgreSQL server sends (is it PostgreSQL?)"
+        ))),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(LogError(format!(
+                "cannot connect to PostgreSQL: {place} accepted the connection but did not \
+                 answer within {} s (a stopped server, or a proxy whose other side is gone)",
+                CONNECT_TIMEOUT.as_secs()
+            )))
+        }
+        // Refused, unreachable, …: the driver's own attempt says it best.
+        Err(_) => Ok(()),
+    }
 }
 
 /// A message for `e` that never holds the connection string (the driver's
