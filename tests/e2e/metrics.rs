@@ -72,7 +72,11 @@ fn get(samples: &BTreeMap<Key, f64>, name: &str, labels: &[(&str, &str)]) -> f64
 fn scrape(port: u16, token: Option<&str>) -> Reply {
     let host = format!("127.0.0.1:{port}");
     let bearer = token.map(|t| format!("Bearer {t}"));
-    let mut headers = vec![("Host", host.as_str())];
+    // OpenMetrics, as Prometheus asks for it (the default is its older text format).
+    let mut headers = vec![
+        ("Host", host.as_str()),
+        ("Accept", "application/openmetrics-text"),
+    ];
     if let Some(b) = &bearer {
         headers.push(("Authorization", b));
     }
@@ -116,6 +120,24 @@ fn http_metrics_count_calls_by_outcome_with_the_apis_access_rules() {
     assert_eq!(
         before.header("content-type"),
         Some("application/openmetrics-text; version=1.0.0; charset=utf-8")
+    );
+    // No Accept header: Prometheus's text format, the default.
+    let host = format!("127.0.0.1:{port}");
+    let plain = request(
+        port,
+        "GET",
+        "/metrics",
+        &[("Host", &host), ("Authorization", "Bearer sesame")],
+        "",
+    );
+    assert_eq!(
+        plain.header("content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
+    assert!(
+        plain.body.contains("# TYPE charon_calls_total counter"),
+        "{}",
+        plain.body
     );
     let before = parse(&before.body);
     let ok = [("operation", "echo_atom"), ("outcome", "ok")];

@@ -27,7 +27,10 @@ def check(name, ok, detail=""):
         FAILED.append(name)
 
 
-def scrape(base, accept=None, parse=text_string_to_metric_families):
+OPENMETRICS = "application/openmetrics-text;version=1.0.0"
+
+
+def scrape(base, accept=OPENMETRICS, parse=text_string_to_metric_families):
     headers = {"Accept": accept} if accept else {}
     with urllib.request.urlopen(urllib.request.Request(f"{base}/metrics", headers=headers)) as r:
         kind = r.headers["Content-Type"]
@@ -79,6 +82,8 @@ def main():
     check("repeated calls are cache hits", hits >= 2, str(hits))
     reasoned = value(after, "charon_reasoning_calls", "charon_reasoning_calls_total", tool="reason", outcome="ok")
     check("the reasoning tool's call is counted", reasoned >= 1, str(reasoned))
+    kind, _ = scrape(base, None, prometheus_text_families)
+    check("without an Accept header, Prometheus's text format", kind.startswith("text/plain") and "0.0.4" in kind, kind)
     # What Prometheus sends: OpenMetrics first.
     kind, _ = scrape(base, "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
                            "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1")

@@ -407,17 +407,13 @@ fn docs_page() -> Response {
 }
 
 /// Which format a scraper's `Accept` header asks for: Prometheus's text format
-/// (`true`) when it prefers `text/plain` to `application/openmetrics-text`, by
-/// their quality values (OpenMetrics on a tie, as Prometheus itself prefers it);
-/// OpenMetrics when it names neither (no header, `*/*`).
+/// (`true`) by default — no header, `*/*`, `text/plain` — and OpenMetrics when it
+/// is asked for (`application/openmetrics-text` with a quality above zero, and not
+/// below `text/plain`'s: Prometheus itself lists both, OpenMetrics first).
 fn wants_prometheus_text(accept: Option<&header::HeaderValue>) -> bool {
     let text = ndjson::accept_quality(accept, "text/plain");
     let open = ndjson::accept_quality(accept, "application/openmetrics-text");
-    match (text, open) {
-        (Some(text), Some(open)) => text > open,
-        (Some(text), None) => text > 0.0,
-        _ => false,
-    }
+    open.is_none_or(|open| open <= 0.0 || text.is_some_and(|text| text > open))
 }
 
 /// `GET /metrics`: the metrics of `sources` in the format the `Accept` header asks

@@ -220,7 +220,7 @@ pub fn add_metrics(doc: &mut Value) {
             "summary": "Metrics in the OpenMetrics text format, for Prometheus",
             "description": "Calls by operation and outcome, call durations, limits hit, the answer cache, the engine's workers and the calls waiting.",
             "responses": {
-                "200": {"description": "The metrics.", "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}},
+                "200": {"description": "The metrics: Prometheus's text format (version 0.0.4) by default, OpenMetrics when the Accept header asks for it.", "content": {"text/plain": {"schema": {"type": "string"}}, "application/openmetrics-text": {"schema": {"type": "string"}}}},
                 "405": problem_response("Only GET is served here."),
             },
         }}),

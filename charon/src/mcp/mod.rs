@@ -47,9 +47,19 @@ pub struct McpServer {
     /// Whether the tool `explain` is served.
     explain: bool,
     tools: Arc<Vec<Tool>>,
+    /// Whether answers are written in mode-line key order: only where Charon's
+    /// writer turns the private ordered keys back into names (its stdio relay and
+    /// HTTP apps; see `crate::json`), never on a transport of the application's.
+    ordered: bool,
 }
 
 impl McpServer {
+    /// This server as Charon's own transports serve it (see `ordered`).
+    pub(crate) fn ordered(mut self) -> Self {
+        self.ordered = true;
+        self
+    }
+
     /// What `GET /metrics` reports for this server, with `sessions` open.
     fn metric_sources(&self, sessions: usize) -> crate::metrics::Sources<'_> {
         crate::metrics::Sources {
@@ -72,6 +82,7 @@ impl McpServer {
             reasoner: None,
             explain: false,
             tools: Arc::new(tools),
+            ordered: false,
         }
     }
 
@@ -83,6 +94,7 @@ impl McpServer {
             reasoner: None,
             explain: false,
             tools: Arc::new(Vec::new()),
+            ordered: false,
         }
         .with_reasoner(reasoner)
     }
@@ -197,7 +209,7 @@ impl McpServer {
             };
             return Ok(match page {
                 Ok(mut page) => {
-                    if let Some(op) = self.kb.op(id) {
+                    if let Some(op) = self.kb.op(id).filter(|_| self.ordered) {
                         for solution in &mut page.solutions {
                             crate::json::in_declared_order(op, solution);
                         }
@@ -221,7 +233,7 @@ impl McpServer {
         };
         Ok(match answer {
             Ok(mut value) => {
-                if let Some(op) = self.kb.op(id) {
+                if let Some(op) = self.kb.op(id).filter(|_| self.ordered) {
                     crate::json::in_declared_order(op, &mut value);
                 }
                 structured(json!({ "result": value }), false)
@@ -290,7 +302,9 @@ impl McpServer {
         }
         match self.kb.explain_request_exact(&request, arrived).await {
             Ok(mut explanation) => {
-                explanation.in_declared_order(&self.kb);
+                if self.ordered {
+                    explanation.in_declared_order(&self.kb);
+                }
                 match serde_json::to_value(&explanation) {
                     Ok(value) => structured(value, false),
                     Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
@@ -663,7 +677,7 @@ impl McpHttpOptions {
 /// and every posted body as [`http_router_with`] describes.
 pub fn router(server: McpServer, options: McpHttpOptions) -> axum::Router {
     let guard = options.guard.clone();
-    crate::http::guarded(endpoint(server, &guard, &options, false).0, guard)
+    crate::http::guarded(endpoint(server.ordered(), &guard, &options, false).0, guard)
 }
 
 /// The whole MCP-over-HTTP app with the default limits; see [`http_router_with`].
@@ -684,6 +698,7 @@ pub fn http_router_with(
     guard: crate::http::Guard,
     options: McpHttpOptions,
 ) -> axum::Router {
+    let server = server.ordered();
     let metrics = server.clone();
     http_app(server, move || metrics.clone(), guard, options)
 }
@@ -945,7 +960,8 @@ fn rpc_error(
 /// reads and writes JSON with serde_json alone, so integers past 64 bits in a
 /// request are rounded and in an answer are written as Charon's internal marked
 /// text (an application that turns on serde_json's `arbitrary_precision` gets them
-/// exact either way), and it has no limit on sessions or body size of its own.
+/// exact either way), answers keep serde_json's key order (sorted) rather than the
+/// mode line's, and it has no limit on sessions or body size of its own.
 pub fn http_service(
     server: McpServer,
     config: StreamableHttpServerConfig,
@@ -965,6 +981,7 @@ pub fn http_service(
 /// log instead. The knowledge base's own output never gets here at all: it runs in
 /// worker processes whose output is captured.
 pub async fn serve_stdio(server: McpServer) -> std::io::Result<()> {
+    let server = server.ordered();
     use rmcp::ServiceExt as _;
     // SAFETY: dup/dup2 on this process's standard descriptors.
     let proto_fd = unsafe { libc::dup(1) };

@@ -39,7 +39,8 @@ impl ReloadableMcp {
     /// Serves `server` until it is replaced.
     pub fn new(server: McpServer) -> Self {
         ReloadableMcp {
-            current: Arc::new(RwLock::new(server)),
+            // Served by Charon's own transports (`charon mcp --watch`).
+            current: Arc::new(RwLock::new(server.ordered())),
             peers: Arc::default(),
         }
     }
@@ -56,7 +57,7 @@ impl ReloadableMcp {
     /// tools changed (each within 5 s, or not at all). Returns how many clients were
     /// told.
     pub async fn replace(&self, server: McpServer) -> usize {
-        *self.current.write().unwrap_or_else(|p| p.into_inner()) = server;
+        *self.current.write().unwrap_or_else(|p| p.into_inner()) = server.ordered();
         let peers: Vec<Peer<RoleServer>> = {
             let mut peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
             peers.retain(|p| !p.is_transport_closed());
