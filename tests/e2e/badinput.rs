@@ -172,6 +172,49 @@ fn long_uris_and_large_headers_are_problems() {
         assert_eq!(reply.status, 414, "{length}: {}", reply.body);
         assert_eq!(reply.problem().0, "urn:charon:problem:uri-too-long");
     }
+    // On a kept-alive connection, after a request whose body has many lines: the
+    // long target of the next request is still 414.
+    {
+        use std::io::{BufRead, Read, Write};
+        let mut conn = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .expect("timeout");
+        let body = "{\"In\":\n\"x\"\n}".to_string();
+        write!(
+            conn,
+            "POST /echo_string HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("sends");
+        let mut reader = std::io::BufReader::new(conn.try_clone().expect("clone"));
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).expect("a head line");
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().expect("a length");
+            }
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut first = vec![0; length];
+        reader.read_exact(&mut first).expect("the first answer");
+        let target = format!("/echo_string?In={}", "a".repeat(300_000));
+        let mut writer = conn.try_clone().expect("clone");
+        let head = format!("POST {target} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n");
+        let sending = std::thread::spawn(move || {
+            let _ = writer.write_all(head.as_bytes());
+        });
+        let mut rest = String::new();
+        let _ = reader.read_to_string(&mut rest);
+        let _ = sending.join();
+        assert!(
+            rest.starts_with("HTTP/1.1 414 "),
+            "{}",
+            &rest[..rest.len().min(300)]
+        );
+    }
     let huge = "h".repeat(300_000);
     let reply = request(
         port,

@@ -75,6 +75,16 @@ impl<IO: AsyncRead + Unpin> AsyncRead for ProblemsOnParseErrors<IO> {
 }
 
 impl<IO> ProblemsOnParseErrors<IO> {
+    /// A response to the last request (hyper writes its head first): what is read
+    /// next is a new request, whatever the last one's body held (its newlines are
+    /// no head lines).
+    fn response_starts(&mut self, buf: &[u8]) {
+        if buf.starts_with(b"HTTP/1.1 ") {
+            self.line = 0;
+            self.lines = 0;
+        }
+    }
+
     /// Whether the head being read is still in its request line, past the longest
     /// target the guard takes: then the target is what is too long.
     fn in_long_request_line(&self) -> bool {
@@ -107,7 +117,9 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for ProblemsOnParseErrors<IO> {
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
         std::task::ready!(self.drain(cx))?;
-        if let Some(replacement) = replacement(buf, self.in_long_request_line()) {
+        let long_target = self.in_long_request_line();
+        self.response_starts(buf);
+        if let Some(replacement) = replacement(buf, long_target) {
             self.pending = replacement;
             // Taken whole: what hyper wrote is what the replacement stands for.
             let _ = self.drain(cx)?;
@@ -122,9 +134,13 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for ProblemsOnParseErrors<IO> {
         bufs: &[IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
         std::task::ready!(self.drain(cx))?;
+        let long_target = self.in_long_request_line();
+        if let Some(first) = bufs.iter().find(|b| !b.is_empty()) {
+            self.response_starts(first);
+        }
         let mut full = bufs.iter().filter(|b| !b.is_empty());
         if let (Some(only), None) = (full.next(), full.next())
-            && let Some(replacement) = replacement(only, self.in_long_request_line())
+            && let Some(replacement) = replacement(only, long_target)
         {
             self.pending = replacement;
             let _ = self.drain(cx)?;
