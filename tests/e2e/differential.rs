@@ -6,7 +6,8 @@
 //!   sequences of thousands of calls (assertz, asserta, retract with every argument
 //!   bound or not, retractall, lookups bound on either argument, both or neither,
 //!   clause/2, retract and assert inside a running iteration, forall over clause/2,
-//!   abolish, the upsert and delete idioms) over small domains of keys and values,
+//!   abolish, the upsert and delete idioms, consult and reconsult of the files that
+//!   define a predicate, a consult inside a running iteration) over small domains of keys and values,
 //!   so that the same clause is asserted twice and retracted while it is listed.
 //!   Each sequence runs through Charon's library with one and two workers, the
 //!   answer cache off and on, and through one `swipl` process that consults the
@@ -393,6 +394,16 @@ fn val(r: &mut Rng) -> Value {
 fn tag_key(r: &mut Rng) -> Value {
     json!(format!("k{}", r.range(0, 2)))
 }
+/// One of the two files that define `cf/2`, by its path (consult/1 and reconsult).
+fn cf_file(r: &mut Rng) -> Value {
+    let name = r.pick(&["cf_a.pl", "cf_b.pl"]);
+    json!(
+        fixture(&format!("differential/{name}"))
+            .display()
+            .to_string()
+    )
+}
+
 fn tag(r: &mut Rng) -> Value {
     json!(format!("t{:02}", r.range(0, 7)))
 }
@@ -445,11 +456,17 @@ const KV_OPS: &[(&str, u64, Gen)] = &[
     ("delete_tag", 5, |r| vec![tag_key(r), tag(r)]),
     ("tags", 4, |r| vec![tag_key(r)]),
     ("all_tags", 2, |_| vec![]),
+    ("load_cf", 3, |r| vec![cf_file(r)]),
+    ("add_cf", 3, |r| vec![key(r), val(r)]),
+    ("take_cf", 2, |r| vec![key(r)]),
+    ("cf_vals", 3, |r| vec![key(r)]),
+    ("cf_all", 2, |_| vec![]),
+    ("load_during", 1, |r| vec![cf_file(r)]),
 ];
 
 /// The dynamic predicates whose changes a failed call undoes (the driver's side of
 /// DIFFERENCES.md, entry 1).
-const KV_TABLES: &str = "[kv/2, tag/2]";
+const KV_TABLES: &str = "[kv/2, tag/2, cf/2]";
 
 /// `ops` random calls of `KV_OPS`, in episodes of up to `episode` calls that each
 /// start with `reset`.
@@ -838,6 +855,80 @@ fn the_dynamic_database_answers_as_swi_prolog_does_on_random_sequences() {
     panic!("{message}");
 }
 
+/// The shapes of a reconsult that left clauses behind (found by the sequences
+/// above): a dynamic predicate's file loaded again after an assert, a second file
+/// defining it, a load inside a running iteration. Each call's answer is fixed
+/// here, and must also be SWI-Prolog's as the driver reads it (DIFFERENCES.md, entry
+/// 14), on every setup.
+#[test]
+fn a_reconsult_leaves_no_clause_that_only_clause_and_retract_see() {
+    let kb = fixture("differential/kv.pl");
+    let file = |name: &str| {
+        json!(
+            fixture(&format!("differential/{name}"))
+                .display()
+                .to_string()
+        )
+    };
+    let script: Vec<(Call, &str)> = vec![
+        (Call::new("reset", vec![]), "true"),
+        (Call::new("load_cf", vec![file("cf_a.pl")]), "true"),
+        (Call::new("add_cf", vec![json!(9), json!(9)]), "true"),
+        (Call::new("cf_all", vec![]), "[[1,1],[1,2],[2,3],[9,9]]"),
+        // The same file again: the asserted clause goes with the file's.
+        (Call::new("load_cf", vec![file("cf_a.pl")]), "true"),
+        (Call::new("take_cf", vec![json!(9)]), "[]"),
+        (Call::new("cf_all", vec![]), "[[1,1],[1,2],[2,3]]"),
+        // Another file defining cf/2 replaces it.
+        (Call::new("load_cf", vec![file("cf_b.pl")]), "true"),
+        (Call::new("take_cf", vec![json!(1)]), "[4]"),
+        (Call::new("cf_vals", vec![json!(1)]), "[4]"),
+        (Call::new("cf_all", vec![]), "[[3,1],[1,4]]"),
+        // Loaded again inside an iteration: the iteration goes on over its clauses.
+        (Call::new("load_cf", vec![file("cf_a.pl")]), "true"),
+        (
+            Call::new("load_during", vec![file("cf_b.pl")]),
+            "[[1,1],[1,2],[2,3]]",
+        ),
+        (Call::new("cf_all", vec![]), "[[3,1],[1,4],[1,4]]"),
+        (Call::new("take_cf", vec![json!(2)]), "[]"),
+    ];
+    let calls: Vec<Call> = script.iter().map(|(c, _)| c.clone()).collect();
+    let loaded = KnowledgeBase::load_with(&kb, config()).expect("kv.pl loads");
+    let lines: Vec<String> = calls
+        .iter()
+        .map(|c| c.driver_line(loaded.operation(&c.op).expect("an operation"), KV_TABLES))
+        .collect();
+    let (swi, _) = swi_outcomes(&kb, &[], &lines, Duration::from_secs(60));
+    for ((call, want), got) in script.iter().zip(&swi) {
+        assert_eq!(
+            got,
+            &Outcome::Value(expected(want)),
+            "SWI-Prolog's answer to {call}, as the driver reads it"
+        );
+    }
+    for setup in SETUPS {
+        let mut report = Report::default();
+        compare_run(&kb, setup, 0, &calls, &swi, &mut report);
+        let differences: Vec<String> = report
+            .differences
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}: charon {}, expected {}",
+                    calls[d.index], d.charon, d.swi
+                )
+            })
+            .collect();
+        assert!(
+            differences.is_empty(),
+            "[{}] after a reconsult:\n  {}",
+            setup.name,
+            differences.join("\n  ")
+        );
+    }
+}
+
 /// Whether the first call of `calls` that answers differently on `setup` and in
 /// SWI-Prolog is a call of `target`: the outcomes on both sides up to that call,
 /// when it is.
@@ -1075,6 +1166,52 @@ fn the_reproductions_answer_as_swi_prolog_does_through_the_binary() {
         }
     }
     check_repros("charon call", REPROS.len(), failures);
+}
+
+/// The consult reproduction (a load stopped by a directive, then another file
+/// defining the same dynamic predicate, then retract/1), which made a worker panic:
+/// through `charon call`, as DIFFERENCES.md entries 14 and 15 say (SWI-Prolog runs
+/// the directive and goes on, and its file ownership makes q/1 static).
+#[test]
+fn a_load_stopped_by_a_directive_then_another_file_answers_through_the_binary() {
+    let dir = TempDir::new("consult-repro");
+    let a = dir.0.join("a.pl");
+    let b = dir.0.join("b.pl");
+    std::fs::write(
+        &a,
+        ":- dynamic(q/1).\nq(1).\n:- X is foo + 1, write(X).\nq(2).\n",
+    )
+    .expect("a.pl");
+    std::fs::write(&b, ":- dynamic(q/1).\nq(3).\nq(4).\n").expect("b.pl");
+    let kb = dir.0.join("kb.pl");
+    std::fs::write(
+        &kb,
+        format!(
+            "%! run(-First:atom, -Taken:list(int), -Left:list(int)) is det.\n\
+             run(First, Taken, Left) :-\n\
+             \x20   ( catch(consult('{a}'), _, fail) -> First = loaded ; First = failed ),\n\
+             \x20   consult('{b}'),\n\
+             \x20   findall(V, retract(q(V)), Taken0), Taken0 = [T|_], Taken = [T],\n\
+             \x20   consult('{b}'), retract(q(3)),\n\
+             \x20   findall(V, q(V), Left).\n",
+            a = a.display(),
+            b = b.display()
+        ),
+    )
+    .expect("kb.pl");
+    let (code, stdout, stderr) = run_charon(&["call", kb.to_str().expect("UTF-8"), "run"]);
+    assert_eq!(code, 0, "charon call run: {stdout} {stderr}");
+    let got: Value = charon::json::from_str(stdout.trim()).expect("JSON");
+    assert_eq!(
+        got,
+        json!({"First": "failed", "Taken": [3], "Left": [4]}),
+        "the load of a.pl fails whole (its directive is not a declaration), b.pl defines \
+         q/1 alone, and a reconsult of b.pl brings back what retract/1 took"
+    );
+    assert!(
+        stderr.contains("domain_error(directive"),
+        "the directive's error is reported: {stderr}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -16,6 +16,7 @@
 
 :- dynamic(kv/2).
 :- dynamic(tag/2).
+:- dynamic(cf/2).
 
 kv(1, 1).
 kv(1, 2).
@@ -242,7 +243,8 @@ reset :-
     retractall(kv(_, _)),
     assertz(kv(1, 1)), assertz(kv(1, 2)), assertz(kv(2, 1)), assertz(kv(3, 3)),
     retractall(tag(_, _)),
-    assertz(tag(k0, t00)).
+    assertz(tag(k0, t00)),
+    retractall(cf(_, _)).
 
 %! put_tag(+K:atom, +T:atom) is det.
 %
@@ -263,3 +265,37 @@ tags(K, Ts) :- findall(T, tag(K, T), Ts).
 %
 %  Every tag as [K, T].
 all_tags(L) :- findall([K, T], tag(K, T), L).
+
+%! load_cf(+F:atom) is det.
+%
+%  consult/1 of a file that defines cf/2 (cf_a.pl or cf_b.pl beside this file,
+%  given by its path); loading a file again reconsults it. The file's clauses
+%  replace every clause of cf/2, those asserted at run time too (DIFFERENCES.md,
+%  entry 14).
+load_cf(F) :- consult(F).
+
+%! add_cf(+K:int, +V:int) is det.
+%
+%  assertz/1 on cf/2, whose clauses came from a file.
+add_cf(K, V) :- assertz(cf(K, V)).
+
+%! take_cf(+K:int, -R:list(int)) is det.
+%
+%  Retracts the first clause of key K of cf/2: [V], or [].
+take_cf(K, R) :- ( retract(cf(K, V)) -> R = [V] ; R = [] ).
+
+%! cf_vals(+K:int, -L:list(int)) is det.
+%
+%  The values of key K in cf/2 (a lookup bound on the first argument).
+cf_vals(K, L) :- findall(V, cf(K, V), L).
+
+%! cf_all(-L:list(list(int))) is det.
+%
+%  Every clause of cf/2 as [K, V].
+cf_all(L) :- findall([K, V], cf(K, V), L).
+
+%! load_during(+F:atom, -L:list(list(int))) is det.
+%
+%  consult/1 inside a running iteration over cf/2, at each clause of key 1: the
+%  iteration goes on over the clauses it started with (logical update view).
+load_during(F, L) :- findall([K, V], ( cf(K, V), ( K =:= 1 -> consult(F) ; true ) ), L).

@@ -181,6 +181,47 @@ differential_retract(C) :-
 % (After differential_retract/1, whose retract/1 is SWI-Prolog's own.)
 user:goal_expansion(retract(C), differential_retract(C)).
 
+/*  DIFFERENCES.md, entry 14: consult/1 in Charon's engine replaces every clause
+    of each predicate the file defines, clauses asserted at run time included,
+    whichever file defined it before (the classic reconsult). SWI-Prolog keeps
+    the asserted clauses of a dynamic predicate when the file that defined it is
+    loaded again, and makes a predicate that a second file defines static. The
+    knowledge base's consult/1 calls are read as the classic reconsult: the file's
+    terms are read, the predicates it defines are emptied (or declared dynamic),
+    and its clauses are added in order. `applied 14` is printed when the load
+    removed clauses that did not come from the file as it reads now.
+*/
+differential_consult(File) :-
+    setup_call_cleanup(open(File, read, In), read_terms(In, Terms), close(In)),
+    findall(N/A,
+            ( member(T, Terms), T \= (:- _),
+              ( T = (H :- _) -> true ; H = T ), functor(H, N, A) ),
+            Defined0),
+    sort(Defined0, Defined),
+    forall(member(N/A, Defined), empty_for_load(N/A, Terms)),
+    forall(( member(T, Terms), T \= (:- _) ), assertz(T)).
+
+read_terms(In, Terms) :-
+    read_term(In, T, []),
+    (   T == end_of_file -> Terms = [] ; Terms = [T|Ts], read_terms(In, Ts) ).
+
+empty_for_load(N/A, Terms) :-
+    functor(H, N, A),
+    (   predicate_property(H, dynamic)
+    ->  findall(H, clause(H, true), Before),
+        findall(H, ( member(T, Terms), copy_term(T, H) ), FromFile),
+        (   subsumes_all(Before, FromFile) -> true ; applied(14) ),
+        retractall(H)
+    ;   dynamic(N/A)
+    ).
+
+% Every clause before the load is one of the file's (so SWI-Prolog's own reload
+% would have left the same clauses).
+subsumes_all(Before, FromFile) :-
+    forall(member(C, Before), ( member(F, FromFile), subsumes_term(C, F), subsumes_term(F, C) )).
+
+user:goal_expansion(consult(F), differential_consult(F)).
+
 /*  Arithmetic as ISO specifies it where SWI-Prolog chooses otherwise (given
     `iso_arith` on the command line: the arithmetic test). The knowledge base's
     `V is E`, its comparisons `A < B` (any of the six) and `call(G)` are read as

@@ -1607,6 +1607,59 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
         }
     }
 
+    /// Charon: retracts every clause of the dynamic predicate `key` of
+    /// `compilation_target`, each from its skeleton, its code (its death is set, so
+    /// that a running iteration still sees it) and '$clause'/2, as retract/1 does;
+    /// the load's retraction records undo it if the load fails.
+    fn retract_every_dynamic_clause(
+        &mut self,
+        key: PredicateKey,
+        compilation_target: CompilationTarget,
+    ) {
+        let clauses = match self
+            .wam_prelude
+            .indices
+            .get_predicate_skeleton(&compilation_target, &key)
+        {
+            Some(skeleton) if skeleton.core.is_dynamic => skeleton.clauses.len(),
+            _ => return,
+        };
+
+        if clauses == 0 {
+            return;
+        }
+
+        let clause_clause_compilation_target = match compilation_target {
+            CompilationTarget::User => CompilationTarget::Module(atom!("builtins")),
+            module => module,
+        };
+
+        let old_compilation_target = self.payload.compilation_target;
+
+        for target_pos in (0..clauses).rev() {
+            self.payload.compilation_target = compilation_target;
+            let clause_clause_loc = self.retract_dynamic_clause(key, target_pos);
+
+            let clause_clause_pos = self
+                .wam_prelude
+                .indices
+                .get_predicate_skeleton_mut(
+                    &clause_clause_compilation_target,
+                    &(atom!("$clause"), 2),
+                )
+                .and_then(|skeleton| skeleton.target_pos_of_clause_clause_loc(clause_clause_loc));
+
+            if let Some(clause_clause_pos) = clause_clause_pos {
+                self.payload.compilation_target = clause_clause_compilation_target;
+                self.retract_clause((atom!("$clause"), 2), clause_clause_pos);
+            }
+        }
+
+        // the global clock is incremented after a retraction, as by retract/1.
+        LS::machine_st(&mut self.payload).global_clock += 1;
+        self.payload.compilation_target = old_compilation_target;
+    }
+
     pub(super) fn retract_dynamic_clause(&mut self, key: PredicateKey, target_pos: usize) -> usize {
         let skeleton = match self
             .wam_prelude
@@ -2150,6 +2203,18 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
 
         if local_predicate_info.must_retract_local_clauses(is_cross_module_clause) {
             self.retract_local_clauses(&key, predicate_info.is_dynamic);
+        }
+
+        // Charon: a file's definition of a dynamic predicate replaces it whole. What the
+        // lines above leave (clauses asserted at run time, and those of another file
+        // that defined it before) was kept in the predicate's skeleton and in
+        // '$clause'/2 while compile() below replaced its code: clause/2 and retract/1
+        // then found clauses no call could see. They are retracted as retract/1 does.
+        if predicate_info.is_dynamic
+            && !predicate_info.compile_incrementally()
+            && !(is_cross_module_clause && !local_predicate_info.is_extensible)
+        {
+            self.retract_every_dynamic_clause(key, self.payload.predicates.compilation_target);
         }
 
         let predicates_len = self.payload.predicates.len();

@@ -709,10 +709,18 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                     }
                 }
                 RetractionRecord::AddedModulePredicate(module_name, key) => {
+                    // Charon: the predicate is undefined again, as it was before the
+                    // load; its code index stays, since compiled calls hold it (0.10.0
+                    // removed it, and a later definition got a new index that they
+                    // never saw: calls found no clause that clause/2 listed).
                     if let Some(ref mut module) =
                         self.wam_prelude.indices.modules.get_mut(&module_name)
                     {
-                        module.code_dir.swap_remove(&key);
+                        if let Some(code_idx) = module.code_dir.get_mut(&key) {
+                            let code_index_tbl =
+                                &mut LS::machine_st(&mut self.payload).arena.code_index_tbl;
+                            code_idx.set(code_index_tbl, IndexPtr::undefined());
+                        }
                     }
                 }
                 RetractionRecord::ReplacedModulePredicate(module_name, key, old_code_idx) => {
@@ -739,7 +747,13 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                     op_decl.insert_into_op_dir(&mut self.wam_prelude.indices.op_dir);
                 }
                 RetractionRecord::AddedUserPredicate(key) => {
-                    self.wam_prelude.indices.code_dir.swap_remove(&key);
+                    // Charon: undefined again, its code index kept (as for a module's
+                    // predicate above).
+                    if let Some(code_idx) = self.wam_prelude.indices.code_dir.get_mut(&key) {
+                        let code_index_tbl =
+                            &mut LS::machine_st(&mut self.payload).arena.code_index_tbl;
+                        code_idx.set(code_index_tbl, IndexPtr::undefined());
+                    }
                 }
                 RetractionRecord::ReplacedUserPredicate(key, old_code_idx) => {
                     if let Some(code_idx) = self.wam_prelude.indices.code_dir.get_mut(&key) {
