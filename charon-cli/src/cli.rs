@@ -543,6 +543,12 @@ struct CallLimitArgs {
     /// the last snapshot's. Example: --replicate-compact-after 8388608
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     replicate_compact_after: u64,
+    /// How long PostgreSQL may take to answer each statement of a write: a server
+    /// that stops answering (a stopped process, a frozen machine) fails the write
+    /// within this, saying so (at most the call's time limit). Example:
+    /// --replicate-answer-within-ms 2000
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    replicate_answer_within_ms: u64,
 }
 
 impl CallLimitArgs {
@@ -578,7 +584,10 @@ impl CallLimitArgs {
         Ok(Some(
             charon::ReplicaConfig::new(url.clone())
                 .with_table(self.replicate_table.clone())
-                .with_compact_after(self.replicate_compact_after),
+                .with_compact_after(self.replicate_compact_after)
+                .with_answer_within(Duration::from_millis(
+                    self.replicate_answer_within_ms.max(1),
+                )),
         ))
     }
 }

@@ -30,6 +30,7 @@ mod pressure; // limits while collecting and waiting, long and deep answers, liv
 mod reason; // the reasoning toolkit (Euclid-IR) through the Rust API
 mod recycling; // memory stays flat; dynamic facts survive worker replacement
 mod reload; // hot reload: --watch and SIGHUP swap the KB; a broken edit keeps the old serving
+mod replica_faults; // replicas when PostgreSQL stalls: a lost COMMIT answer, a stopped server, divergence at once
 mod replicas; // replicas sharing one writable KB through a real PostgreSQL: convergence, faults, refusals
 mod report; // PlDoc forms and every rejection reason, with file:line
 mod roundtrip; // hostile values through every surface, several workers and cache vs one

@@ -13,7 +13,7 @@ use crate::util::{HttpServer, TempDir, config, fixture, http, request};
 
 /// The throwaway PostgreSQL's URL. Never skipped: without it the test fails,
 /// saying how to start one.
-fn pg_url() -> String {
+pub(crate) fn pg_url() -> String {
     std::env::var("CHARON_TEST_POSTGRES_URL").unwrap_or_else(|_| {
         panic!(
             "the replica tests need PostgreSQL: run scripts/test.sh, which starts one, or \
@@ -23,7 +23,7 @@ fn pg_url() -> String {
 }
 
 /// A log table of this test's own.
-fn table(label: &str) -> String {
+pub(crate) fn table(label: &str) -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     format!(
@@ -34,9 +34,9 @@ fn table(label: &str) -> String {
 }
 
 /// Tests share one PostgreSQL; the fault test stops it, so it runs alone.
-static POSTGRES: std::sync::RwLock<()> = std::sync::RwLock::new(());
+pub(crate) static POSTGRES: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
-fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
+pub(crate) fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
     POSTGRES.read().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -296,7 +296,7 @@ fn replicated_mode_refuses_what_replicas_could_not_share() {
 }
 
 /// A connection of the test's own, to look at the log and to tamper with it.
-fn pg() -> postgres::Client {
+pub(crate) fn pg() -> postgres::Client {
     postgres::Client::connect(&pg_url(), postgres::NoTls).expect("connects")
 }
 

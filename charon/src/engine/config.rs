@@ -183,4 +183,24 @@ pub enum EngineError {
     /// write was not made), or this replica stopped serving.
     #[error("{0}")]
     Replica(String),
+    /// Replicated mode: a write's COMMIT was sent to the log and its answer lost,
+    /// and PostgreSQL could not say whether the transaction committed. The write
+    /// may have been made: it was if the log's record `record` holds it, or if
+    /// PostgreSQL answers `committed` to `SELECT txid_status(transaction)`. Never
+    /// send it again without reading first.
+    #[error("{message}")]
+    OutcomeUnknown {
+        /// What happened, and how to settle it.
+        message: String,
+        /// The write's transaction id in PostgreSQL.
+        transaction: String,
+        /// The number the write's record has in the log if it was made.
+        record: u64,
+    },
+    /// Replicated mode: this replica stopped serving, because a record of the log
+    /// did not apply here as it did where it was written (or the log lost
+    /// records): its state is not the log's, and it answers nothing until it is
+    /// restarted.
+    #[error("{0}")]
+    Diverged(String),
 }

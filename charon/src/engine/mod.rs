@@ -98,6 +98,7 @@ pub(crate) use private_dir::PrivateDir;
 
 use crate::cache::{Change, Freshness};
 use crate::persist::Entry;
+use crate::replica::CommitError;
 pub(crate) use generation::{Changed, changed_by};
 use generation::{History, UNKNOWN};
 use pool::InFlight;
@@ -855,7 +856,18 @@ impl Engine {
                             {
                                 saved = write.commit(next, &text).map_err(|e| {
                                     self.contact(false);
-                                    EngineError::Replica(e.0)
+                                    match e {
+                                        CommitError::NotMade(e) => EngineError::Replica(e.0),
+                                        CommitError::Unknown {
+                                            message,
+                                            transaction,
+                                            record,
+                                        } => EngineError::OutcomeUnknown {
+                                            message,
+                                            transaction,
+                                            record,
+                                        },
+                                    }
                                 });
                             }
                             if saved.is_ok() {

@@ -129,7 +129,7 @@ impl Engine {
         let replica = self.replica()?;
         let s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
         s.diverged.as_ref().map(|why| {
-            EngineError::Replica(format!(
+            EngineError::Diverged(format!(
                 "this replica stopped serving: {why}; its state is not the log's (restart it \
                  once the cause is fixed)"
             ))
@@ -324,10 +324,16 @@ impl Engine {
     }
 }
 
+/// How long the log may look shorter than what a replica applied before the
+/// replica stops (see `follow`).
+const SHORT_LOG_GRACE: Duration = Duration::from_secs(10);
+
 /// Follows the log: waits for a notification (or [`POLL`]), reads the records
 /// after the latest generation, and applies them with the database lock held.
 /// Ends when the engine is gone.
 fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
+    // Since when the log has looked shorter than what this replica applied.
+    let mut short_since: Option<Instant> = None;
     loop {
         let Some(inner) = weak.upgrade() else { return };
         let engine = Engine { inner };
@@ -340,15 +346,25 @@ fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
                 .relisten(&mut listener)?;
             let l = listener.as_mut().expect("listening");
             let fetched = Instant::now();
-            if reconnected {
+            if reconnected || short_since.is_some() {
                 // The log must still hold every record applied here (a log that lost
-                // its tail would have records renumbered under this replica).
+                // its tail would have records renumbered under this replica). Just
+                // after PostgreSQL comes back, the last record may not be visible
+                // yet (a commit whose answer was lost and that txid_status already
+                // reports committed): only a log that stays short stops the replica.
                 let head = l.head()?;
-                if head < engine.generation() {
+                let applied = engine.generation();
+                if head >= applied {
+                    short_since = None;
+                } else if short_since.get_or_insert_with(Instant::now).elapsed() >= SHORT_LOG_GRACE
+                {
                     engine.diverge(format!(
-                        "the log holds {head} records, and this replica applied {}",
-                        engine.generation()
+                        "the log holds {head} records, and this replica applied {applied} \
+                         (for {} s: the log lost records)",
+                        SHORT_LOG_GRACE.as_secs()
                     ));
+                } else {
+                    tracing::warn!(target: "charon::replica", head, applied, "the log holds fewer records than this replica applied; looking again");
                 }
             }
             let records = l.read_after(engine.generation())?;
@@ -358,9 +374,12 @@ fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
                 // Reads wait for the lock only while the records are pushed.
                 let limit = Instant::now() + Duration::from_secs(5);
                 match engine.inner.database.try_write_until(limit) {
-                    Some(_exclusive) => {
-                        if let Err(e) = engine.apply(records, fetched) {
-                            tracing::error!(target: "charon::replica", "{e}");
+                    Some(exclusive) => {
+                        let applied = engine.apply(records, fetched);
+                        drop(exclusive);
+                        match applied {
+                            Err(e) => tracing::error!(target: "charon::replica", "{e}"),
+                            Ok(()) => engine.check_applied(),
                         }
                     }
                     None => {
@@ -392,6 +411,25 @@ fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
 }
 
 impl Engine {
+    /// Brings an idle worker up to the records just applied, so that a record that
+    /// does not apply here stops the replica now (`sync` reports it), with
+    /// `/health/ready` failing and every call refused at once, rather than at the
+    /// next call, which would wait for a worker that cannot catch up. When every
+    /// worker is busy, the calls that release them catch up instead.
+    fn check_applied(&self) {
+        let Some(mut worker) = self.try_acquire_furthest_behind() else {
+            return;
+        };
+        let limit = self.inner.config.limits.time;
+        match self.sync(&mut worker, Instant::now() + limit) {
+            Ok(()) => self.release(worker),
+            Err(f) => {
+                let e = self.failed(worker, f, limit);
+                tracing::warn!(target: "charon::replica", "a worker could not catch up with the log: {e}");
+            }
+        }
+    }
+
     /// Whether the engine follows a log.
     pub(crate) fn replicated(&self) -> bool {
         self.inner.replica.get().is_some()

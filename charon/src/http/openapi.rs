@@ -293,7 +293,8 @@ fn operation(op: &Operation) -> Value {
             "415": problem_response("The request body is not JSON."),
             "422": problem_response("The goal raised a Prolog exception, or a limit on inferences or solutions was hit."),
             "500": problem_response("The answer does not fit its declared type, or the engine failed."),
-            "503": problem_response("Too many calls are waiting for the engine (overloaded); or, for a write, the knowledge base was reloaded before it could start (reloaded: not made, send it again; Retry-After)."),
+            "502": problem_response("Replicated mode, a write: its commit to the log was sent and PostgreSQL's answer lost, and whether it was made is not known (write-outcome-unknown, with the transaction id and the log record that settle it). Read before sending it again."),
+            "503": problem_response("Too many calls are waiting for the engine (overloaded); or, for a write, the knowledge base was reloaded before it could start (reloaded: not made, send it again; Retry-After); or, replicated, the log cannot be reached (replica-unavailable: not made; Retry-After) or this replica stopped serving (replica-stopped)."),
             "504": problem_response("The call ran past its time limit and was stopped."),
     });
     if op.determinism == Determinism::Det {

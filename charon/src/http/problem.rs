@@ -17,7 +17,7 @@ pub struct Problem {
     slug: &'static str,
     title: &'static str,
     detail: String,
-    extra: Vec<(&'static str, String)>,
+    extra: Vec<(&'static str, Value)>,
     allow: Option<&'static str>,
     /// Seconds after which the same request may succeed (`Retry-After`).
     retry_after: Option<u32>,
@@ -47,7 +47,13 @@ impl Problem {
     }
 
     fn with(mut self, key: &'static str, value: impl Into<String>) -> Self {
-        self.extra.push((key, value.into()));
+        self.extra.push((key, Value::String(value.into())));
+        self
+    }
+
+    /// A member of any JSON value (`with` is for strings).
+    fn with_value(mut self, key: &'static str, value: Value) -> Self {
+        self.extra.push((key, value));
         self
     }
 
@@ -304,6 +310,31 @@ impl Problem {
                     EngineError::Persist(m) if m.contains("changed by someone else") => {
                         StatusCode::CONFLICT
                     }
+                    EngineError::OutcomeUnknown {
+                        transaction,
+                        record,
+                        ..
+                    } => {
+                        // Not 503: that status says "not made, send it again".
+                        return Problem::new(
+                            StatusCode::BAD_GATEWAY,
+                            "write-outcome-unknown",
+                            "The write may or may not have been made",
+                            detail,
+                        )
+                        .with("operation", operation)
+                        .with("transaction", transaction.clone())
+                        .with_value("record", json!(record));
+                    }
+                    EngineError::Diverged(_) => {
+                        return Problem::new(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "replica-stopped",
+                            "This replica stopped serving: its state is not the log's",
+                            detail,
+                        )
+                        .with("operation", operation);
+                    }
                     EngineError::Replica(_) => {
                         return Problem::new(
                             StatusCode::SERVICE_UNAVAILABLE,
@@ -342,7 +373,7 @@ impl Problem {
         });
         if let Some(obj) = body.as_object_mut() {
             for (key, value) in &self.extra {
-                obj.insert((*key).to_string(), Value::String(value.clone()));
+                obj.insert((*key).to_string(), value.clone());
             }
         }
         body

@@ -52,6 +52,31 @@ pub(crate) struct Record {
 #[error("{0}")]
 pub(crate) struct LogError(pub(crate) String);
 
+/// Why a write's commit did not answer "made".
+#[derive(Debug, Clone)]
+pub(crate) enum CommitError {
+    /// The write was not made (its COMMIT was never sent, or PostgreSQL says its
+    /// transaction aborted).
+    NotMade(LogError),
+    /// COMMIT was sent and its answer lost, and PostgreSQL could not say what
+    /// became of the transaction: the write may have been made.
+    Unknown {
+        message: String,
+        /// The transaction's id (`txid_current()`), which `txid_status()` answers
+        /// for while PostgreSQL remembers it.
+        transaction: String,
+        /// The number of the record the write would be in the log.
+        record: u64,
+    },
+}
+
+/// An operation on the writer's connection that did not answer "done".
+enum Bounded {
+    Failed(postgres::Error),
+    /// PostgreSQL did not answer within the bound; the connection was given up.
+    TimedOut(Duration),
+}
+
 /// How long a connection attempt may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -108,6 +133,50 @@ pub(crate) struct Write<'a> {
     config: &'a ReplicaConfig,
     channel: String,
     open: bool,
+    /// How long PostgreSQL may take to answer each of the write's statements.
+    bound: Duration,
+}
+
+/// Runs `op` on the writer's connection in `slot`, waiting at most `bound` for
+/// it. The driver has no time limit of its own on a statement, and a server that
+/// stops answering (a stopped process, whose kernel still acknowledges every
+/// byte; a frozen virtual machine) would hold the write, and the log's lock in
+/// this process, until it resumed. So the statement runs on a thread of its own:
+/// on time out the connection is given up (`slot` is left empty, and the next
+/// write connects again), and the thread drops it once the server answers, which
+/// closes it and so rolls back whatever it had begun.
+fn within<T: Send + 'static>(
+    slot: &mut Option<Writer>,
+    bound: Duration,
+    op: impl FnOnce(&mut Writer) -> Result<T, postgres::Error> + Send + 'static,
+) -> Result<T, Bounded> {
+    let mut writer = slot.take().expect("a connected writer");
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("charon-log-write".into())
+        .spawn(move || {
+            let done = op(&mut writer);
+            let _ = tx.send((writer, done));
+        })
+        .map_err(|_| Bounded::TimedOut(Duration::ZERO))?;
+    match rx.recv_timeout(bound) {
+        Ok((writer, done)) => {
+            *slot = Some(writer);
+            done.map_err(Bounded::Failed)
+        }
+        Err(_) => Err(Bounded::TimedOut(bound)),
+    }
+}
+
+/// The message for an operation `what` that did not answer "done".
+fn bounded_failed(what: &str, e: &Bounded) -> LogError {
+    match e {
+        Bounded::Failed(e) => failed(what, e),
+        Bounded::TimedOut(bound) => LogError(format!(
+            "{what}: PostgreSQL did not answer within {} ms (a stopped or overloaded server,              or a network that drops packets); the connection was given up",
+            bound.as_millis()
+        )),
+    }
 }
 
 impl Log {
@@ -214,17 +283,22 @@ impl Log {
         let left = deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(100));
-        let writer = guard.as_mut().expect("connected above");
-        let begun = writer
-            .client
-            .batch_execute(&format!(
-                "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = {0}; \
-                 SET LOCAL idle_in_transaction_session_timeout = {0}; \
-                 SELECT pg_advisory_xact_lock({1});",
-                left.as_millis(),
-                self.key
-            ))
-            .and_then(|()| read_after(&mut writer.client, &writer.read.clone(), applied));
+        // Each statement may take what the call has left, up to the configured
+        // bound: the lock may be held by another replica's write for a while, but a
+        // server that answers nothing must not hold this call to its end.
+        let bound = left.min(self.config.answer_within);
+        let sql = format!(
+            "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = {0}; \
+             SET LOCAL idle_in_transaction_session_timeout = {0}; \
+             SELECT pg_advisory_xact_lock({1});",
+            left.as_millis(),
+            self.key
+        );
+        let begun = within(&mut guard, bound, move |writer| {
+            writer.client.batch_execute(&sql)?;
+            let read = writer.read.clone();
+            read_after(&mut writer.client, &read, applied)
+        });
         match begun {
             Ok(records) => Ok((
                 Write {
@@ -232,15 +306,15 @@ impl Log {
                     config: &self.config,
                     channel: self.channel(),
                     open: true,
+                    bound: self.config.answer_within,
                 },
                 records,
             )),
             Err(e) => {
-                let _ = writer.client.batch_execute("ROLLBACK");
-                if writer.client.is_closed() {
-                    *guard = None;
+                if let Bounded::Failed(_) = e {
+                    roll_back(&mut guard, bound);
                 }
-                Err(failed("cannot lock the log for a write", &e))
+                Err(bounded_failed("cannot lock the log for a write", &e))
             }
         }
     }
@@ -274,57 +348,86 @@ impl Log {
 impl Write<'_> {
     /// Appends the write's record as number `seq`, notifies the replicas and
     /// commits: the write is made once this returns `Ok`.
-    pub(crate) fn commit(mut self, seq: u64, changes: &str) -> Result<(), LogError> {
-        let writer = self.writer.as_mut().expect("a write holds a connection");
-        let seq_i64 = i64::try_from(seq).map_err(|_| LogError("the log is full".into()))?;
+    pub(crate) fn commit(mut self, seq: u64, changes: &str) -> Result<(), CommitError> {
+        let not_made = |m: String| CommitError::NotMade(LogError(m));
+        let seq_i64 = i64::try_from(seq).map_err(|_| not_made("the log is full".into()))?;
+        let bound = self.bound;
         // One round trip for the record, the notification and the transaction's
         // id; one for the commit.
-        let insert = writer.insert.clone();
-        let client = &mut writer.client;
-        let inserted = client.query_one(&insert, &[&seq_i64, &changes, &self.channel]);
+        let (changes, channel) = (changes.to_string(), self.channel.clone());
+        let inserted = within(&mut self.writer, bound, move |writer| {
+            let insert = writer.insert.clone();
+            writer
+                .client
+                .query_one(&insert, &[&seq_i64, &changes, &channel])
+        });
         self.open = false;
         let xid: String = match inserted {
             Ok(row) => row.get(1),
             Err(e) => {
-                // Never committed: COMMIT was not sent.
-                let _ = client.batch_execute("ROLLBACK");
-                let why = failed("the write's record could not be added to the log", &e);
-                return Err(LogError(format!("{why}, so it was not made")));
+                // Never committed: COMMIT was not sent (a connection given up is
+                // closed once the server answers, which rolls its transaction back).
+                if let Bounded::Failed(_) = e {
+                    roll_back(&mut self.writer, bound);
+                }
+                let why = bounded_failed("the write's record could not be added to the log", &e);
+                return Err(not_made(format!("{why}, so it was not made")));
             }
         };
-        let Err(e) = client.batch_execute("COMMIT") else {
+        let committed_now = within(&mut self.writer, bound, |writer| {
+            writer.client.batch_execute("COMMIT")
+        });
+        let Err(e) = committed_now else {
             return Ok(());
         };
-        let _ = client.batch_execute("ROLLBACK");
+        if let Bounded::Failed(_) = e {
+            roll_back(&mut self.writer, bound);
+        }
         // The commit may have happened with its answer lost: PostgreSQL knows
         // whether this transaction committed (by its id, never by the record's
         // text, which another replica's write may share).
-        let why = failed("the write's commit to the log failed", &e);
+        let why = bounded_failed("the write's commit to the log failed", &e);
+        let unknown = |cause: String| CommitError::Unknown {
+            message: format!(
+                "{why}, and whether it was made is not known ({cause}): it is if record \
+                 {seq} of the log holds it, or if PostgreSQL answers `committed` to \
+                 SELECT txid_status({xid}); read before writing it again"
+            ),
+            transaction: xid.clone(),
+            record: seq,
+        };
         match committed(self.config, &xid) {
             Ok(Some(true)) => {
                 tracing::warn!(target: "charon::replica", seq, "{why}, but its transaction committed: the write was made");
                 Ok(())
             }
-            Ok(Some(false)) => Err(LogError(format!("{why}, so it was not made"))),
-            Ok(None) => Err(LogError(format!(
-                "{why}, and whether it was made is not known (PostgreSQL no longer knows \
-                 its transaction {xid}): read before writing it again"
+            Ok(Some(false)) => Err(not_made(format!("{why}, so it was not made"))),
+            Ok(None) => Err(unknown(format!(
+                "PostgreSQL does not know what became of its transaction {xid} yet"
             ))),
-            Err(unknown) => Err(LogError(format!(
-                "{why}, and whether it was made is not known ({unknown}): read before \
-                 writing it again"
-            ))),
+            Err(cannot) => Err(unknown(cannot.0)),
         }
+    }
+}
+
+/// Rolls back what the connection in `slot` began, within `bound`; a connection
+/// that does not answer, or is closed, is given up.
+fn roll_back(slot: &mut Option<Writer>, bound: Duration) {
+    if slot.is_none() {
+        return;
+    }
+    let rolled = within(slot, bound, |writer| {
+        writer.client.batch_execute("ROLLBACK")
+    });
+    if rolled.is_err() || slot.as_ref().is_some_and(|w| w.client.is_closed()) {
+        *slot = None;
     }
 }
 
 impl Drop for Write<'_> {
     fn drop(&mut self) {
-        if self.open
-            && let Some(writer) = self.writer.as_mut()
-            && writer.client.batch_execute("ROLLBACK").is_err()
-        {
-            *self.writer = None;
+        if self.open {
+            roll_back(&mut self.writer, self.bound);
         }
     }
 }

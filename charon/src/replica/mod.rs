@@ -60,7 +60,7 @@
 
 mod log;
 
-pub(crate) use log::{Listener, Log, LogError, Record};
+pub(crate) use log::{CommitError, Listener, Log, LogError, Record};
 
 /// How a knowledge base shares its writes with other replicas through PostgreSQL
 /// (see the `replica` module's docs).
@@ -81,6 +81,11 @@ pub struct ReplicaConfig {
     /// this many bytes of change text (and more than twice the last snapshot);
     /// default 1 MiB.
     pub compact_after: u64,
+    /// How long PostgreSQL may take to answer each statement of a write (default
+    /// 5 s, and never more than the call has left): a server that stops answering
+    /// fails the write within this, saying so, instead of holding it to its time
+    /// limit.
+    pub answer_within: std::time::Duration,
 }
 
 impl ReplicaConfig {
@@ -91,7 +96,15 @@ impl ReplicaConfig {
             table: "charon_log".into(),
             create: true,
             compact_after: 1 << 20,
+            answer_within: std::time::Duration::from_secs(5),
         }
+    }
+
+    /// The same, giving PostgreSQL `bound` to answer each statement of a write
+    /// (see [`ReplicaConfig::answer_within`]).
+    pub fn with_answer_within(mut self, bound: std::time::Duration) -> ReplicaConfig {
+        self.answer_within = bound;
+        self
     }
 
     /// The same, taking snapshots after `bytes` of records (see
@@ -121,6 +134,7 @@ impl std::fmt::Debug for ReplicaConfig {
             .field("table", &self.table)
             .field("create", &self.create)
             .field("compact_after", &self.compact_after)
+            .field("answer_within", &self.answer_within)
             .finish()
     }
 }

@@ -1,0 +1,412 @@
+//! Replicas when PostgreSQL stalls rather than refuses, against the real server
+//! `scripts/postgres.sh` starts: a COMMIT whose answer is lost (a proxy that
+//! passes the COMMIT on and drops what comes back), a server stopped with SIGSTOP
+//! in the middle of the writes, and a record that does not apply, which must stop
+//! the replica at once.
+
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::replicas::{POSTGRES, pg, pg_url, shared, table};
+use crate::util::{HttpServer, fixture, http, request};
+
+/// PostgreSQL's simple-query message `COMMIT` as the driver sends it.
+const COMMIT: &[u8] = b"Q\0\0\0\x0bCOMMIT\0";
+
+/// A TCP proxy in front of the test's PostgreSQL. Armed, it passes the next
+/// `COMMIT` on to the server, then cuts that connection without relaying the
+/// answer (the commit happens; the client never learns it); with `refuse`, it
+/// closes every new connection at once (PostgreSQL out of reach for a lookup).
+struct Proxy {
+    port: u16,
+    armed: Arc<AtomicBool>,
+    refuse: Arc<AtomicBool>,
+    /// Set once a COMMIT was cut.
+    cut: Arc<AtomicBool>,
+}
+
+impl Proxy {
+    fn start(upstream: u16) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let armed = Arc::new(AtomicBool::new(false));
+        let refuse = Arc::new(AtomicBool::new(false));
+        let cut = Arc::new(AtomicBool::new(false));
+        let (a, r, c) = (armed.clone(), refuse.clone(), cut.clone());
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                if r.load(Ordering::SeqCst) {
+                    drop(client);
+                    continue;
+                }
+                let Ok(server) = TcpStream::connect(("127.0.0.1", upstream)) else {
+                    continue;
+                };
+                relay(client, server, a.clone(), c.clone());
+            }
+        });
+        Proxy {
+            port,
+            armed,
+            refuse,
+            cut,
+        }
+    }
+
+    /// The test's connection string, through the proxy.
+    fn url(&self) -> String {
+        let url = pg_url();
+        let upstream = pg_port();
+        url.replace(&format!(":{upstream}/"), &format!(":{}/", self.port))
+    }
+}
+
+/// Relays one connection both ways; the client-to-server side cuts an armed
+/// COMMIT (see [`Proxy`]).
+fn relay(client: TcpStream, server: TcpStream, armed: Arc<AtomicBool>, cut: Arc<AtomicBool>) {
+    let dropped = Arc::new(AtomicBool::new(false));
+    let (mut c_in, mut s_out) = (
+        client.try_clone().expect("clone"),
+        server.try_clone().expect("clone"),
+    );
+    let d = dropped.clone();
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 64 << 10];
+        loop {
+            let n = match c_in.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            let chunk = &buf[..n];
+            let commit = chunk.windows(COMMIT.len()).any(|w| w == COMMIT);
+            if commit && armed.swap(false, Ordering::SeqCst) {
+                // Nothing the server answers from now on reaches the client.
+                d.store(true, Ordering::SeqCst);
+                cut.store(true, Ordering::SeqCst);
+                let _ = s_out.write_all(chunk);
+                std::thread::sleep(Duration::from_millis(300));
+                let _ = c_in.shutdown(Shutdown::Both);
+                let _ = s_out.shutdown(Shutdown::Both);
+                break;
+            }
+            if s_out.write_all(chunk).is_err() {
+                break;
+            }
+        }
+        let _ = s_out.shutdown(Shutdown::Write);
+    });
+    let (mut s_in, mut c_out) = (server, client);
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 64 << 10];
+        loop {
+            let n = match s_in.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            if dropped.load(Ordering::SeqCst) || c_out.write_all(&buf[..n]).is_err() {
+                break;
+            }
+        }
+        let _ = c_out.shutdown(Shutdown::Both);
+    });
+}
+
+/// The port of the test's PostgreSQL.
+fn pg_port() -> u16 {
+    let url = pg_url();
+    let after = url.rsplit_once(':').expect("a port in the URL").1;
+    after
+        .split('/')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("a port in the URL")
+}
+
+fn bump(port: u16) -> crate::util::Reply {
+    request(
+        port,
+        "POST",
+        "/bump",
+        &[("content-type", "application/json")],
+        "{}",
+    )
+}
+
+fn count(port: u16) -> Value {
+    let (status, body) = http(port, "POST", "/count", Some("{}")).expect("a read");
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("json")
+}
+
+/// Waits until the replica on `port` counts `n`.
+fn counts(port: u16, n: u64) {
+    let started = Instant::now();
+    loop {
+        let now = count(port);
+        if now == json!(n) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "count {now}, {n} expected"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn serve(url: &str, table: &str, extra: &[&str]) -> HttpServer {
+    let kb = fixture("replica/ledger.pl");
+    let mut args = vec![
+        kb.to_str().expect("utf-8"),
+        "--replicate",
+        "--replicate-url",
+        url,
+        "--replicate-table",
+        table,
+        "--workers",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    HttpServer::with_args(&args)
+}
+
+/// A write whose COMMIT reached PostgreSQL and whose answer was lost: when
+/// PostgreSQL can be asked, the write is answered as made (200); when it cannot,
+/// the answer is 502 `write-outcome-unknown` with the transaction id and the
+/// record that settle it (never 503 "not made"), and the write, which was made,
+/// reaches the replica through the log without a restart.
+#[test]
+fn a_commit_whose_answer_is_lost_is_made_or_unknown_never_not_made() {
+    let _shared = shared();
+    let proxy = Proxy::start(pg_port());
+    let table = table("lostcommit");
+    let server = serve(&proxy.url(), &table, &[]);
+    assert_eq!(bump(server.port).status, 200);
+
+    // PostgreSQL answers the lookup: the write was made, and is answered so.
+    proxy.armed.store(true, Ordering::SeqCst);
+    let reply = bump(server.port);
+    assert!(
+        proxy.cut.swap(false, Ordering::SeqCst),
+        "the COMMIT was cut"
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.body.trim(), "2");
+
+    // PostgreSQL cannot be asked: unknown, with what settles it. (A write first,
+    // so that the writer's connection, cut above, is open again through the proxy
+    // before it refuses new ones.)
+    assert_eq!(bump(server.port).body.trim(), "3");
+    proxy.armed.store(true, Ordering::SeqCst);
+    proxy.refuse.store(true, Ordering::SeqCst);
+    let reply = bump(server.port);
+    assert!(proxy.cut.load(Ordering::SeqCst), "the COMMIT was cut");
+    proxy.refuse.store(false, Ordering::SeqCst);
+    assert_eq!(reply.status, 502, "{}", reply.body);
+    assert_eq!(reply.header("retry-after"), None, "not to be sent again");
+    let problem: Value = serde_json::from_str(&reply.body).expect("json");
+    assert_eq!(
+        problem["type"],
+        json!("urn:charon:problem:write-outcome-unknown"),
+        "{problem}"
+    );
+    assert_eq!(problem["record"], json!(4), "{problem}");
+    let xid = problem["transaction"].as_str().expect("a transaction id");
+    let detail = problem["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains(&format!("txid_status({xid})")) && detail.contains("record 4"),
+        "{detail}"
+    );
+    // It was made: PostgreSQL says so, the log holds it, and the replica that
+    // wrote it applies it from the log.
+    let mut client = pg();
+    let status: Option<String> = client
+        .query_one("SELECT txid_status($1::text::bigint)", &[&xid])
+        .expect("txid_status")
+        .get(0);
+    assert_eq!(status.as_deref(), Some("committed"));
+    let rows = client
+        .query(&format!("SELECT seq FROM {table} WHERE seq = 4"), &[])
+        .expect("the log");
+    assert_eq!(rows.len(), 1, "record 4 is in the log");
+    counts(server.port, 4);
+    // Writes go on, numbered after it.
+    let reply = bump(server.port);
+    assert_eq!(
+        (reply.status, reply.body.trim()),
+        (200, "5"),
+        "{}",
+        reply.body
+    );
+}
+
+/// Every PostgreSQL process stopped (SIGSTOP) and continued on drop.
+struct Frozen(Vec<i32>);
+
+impl Frozen {
+    fn all() -> Frozen {
+        let dir = std::env::var("CHARON_TEST_POSTGRES_DIR").expect("CHARON_TEST_POSTGRES_DIR");
+        let pid_file = std::path::Path::new(&dir).join("data/postmaster.pid");
+        let text = std::fs::read_to_string(&pid_file).expect("postmaster.pid");
+        let postmaster: i32 = text
+            .lines()
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .expect("a pid");
+        // The postmaster and its children (the backends and helpers).
+        let mut pids = vec![postmaster];
+        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // pid (comm) state ppid ...
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<i32>().ok());
+            if ppid == Some(postmaster) {
+                pids.push(pid);
+            }
+        }
+        for &pid in &pids {
+            // SAFETY: a plain kill(2) of processes of the test's own cluster.
+            unsafe { libc::kill(pid, libc::SIGSTOP) };
+        }
+        Frozen(pids)
+    }
+}
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        for &pid in &self.0 {
+            // SAFETY: as above.
+            unsafe { libc::kill(pid, libc::SIGCONT) };
+        }
+    }
+}
+
+/// PostgreSQL stopped with SIGSTOP mid-run (its kernel still accepts and
+/// acknowledges, nothing answers): a write fails within the replica's bound
+/// (`--replicate-answer-within-ms`), far inside the call's time limit, with 503
+/// saying PostgreSQL did not answer; the next one too (its new connection is
+/// bounded as well); reads go on. Continued, writes go through again with no
+/// restart, and no acknowledged write is lost.
+#[test]
+fn a_stopped_postgres_fails_writes_within_the_bound_and_writes_resume() {
+    let _alone = POSTGRES.write().unwrap_or_else(|p| p.into_inner());
+    let table = table("sigstop");
+    let server = serve(
+        &pg_url(),
+        &table,
+        &[
+            "--timeout-ms",
+            "60000",
+            "--replicate-answer-within-ms",
+            "1500",
+        ],
+    );
+    for _ in 0..3 {
+        assert_eq!(bump(server.port).status, 200);
+    }
+    let frozen = Frozen::all();
+    for attempt in 0..2 {
+        let started = Instant::now();
+        let reply = bump(server.port);
+        let took = started.elapsed();
+        assert_eq!(reply.status, 503, "attempt {attempt}: {}", reply.body);
+        assert!(reply.body.contains("replica-unavailable"), "{}", reply.body);
+        assert!(reply.body.contains("did not answer"), "{}", reply.body);
+        assert!(
+            took < Duration::from_secs(10),
+            "attempt {attempt} took {took:?} (the call's limit is 60 s)"
+        );
+    }
+    assert_eq!(count(server.port), json!(3), "reads go on");
+    drop(frozen);
+    let started = Instant::now();
+    loop {
+        let reply = bump(server.port);
+        if reply.status == 200 {
+            assert_eq!(reply.body.trim(), "4", "no write made twice or lost");
+            break;
+        }
+        assert_eq!(reply.status, 503, "{}", reply.body);
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{}",
+            reply.body
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// A record that does not apply here stops the replica as soon as the replica
+/// reads it, before any call: `/health/ready` fails, and calls are refused at once
+/// with 503 `replica-stopped`, saying why.
+#[test]
+fn a_record_that_does_not_apply_stops_the_replica_before_any_call() {
+    let _shared = shared();
+    let table = table("noapply_now");
+    let server = serve(&pg_url(), &table, &["--timeout-ms", "30000"]);
+    assert_eq!(bump(server.port).status, 200);
+    pg().execute(
+        &format!("INSERT INTO {table} (seq, changes) VALUES (2, $1)"),
+        &[&"[retract(:(user,counter(999)))]"],
+    )
+    .expect("tampered");
+    let started = Instant::now();
+    let ready = loop {
+        let (status, body) = http(server.port, "GET", "/health/ready", None).expect("ready");
+        if status != 200 {
+            break body;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still ready after {:?}",
+            started.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(ready.contains("did not apply"), "{ready}");
+    let started = Instant::now();
+    let reply = request(
+        server.port,
+        "POST",
+        "/count",
+        &[("content-type", "application/json")],
+        "{}",
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "refused at once"
+    );
+    assert_eq!(reply.status, 503, "{}", reply.body);
+    let problem: Value = serde_json::from_str(&reply.body).expect("json");
+    assert_eq!(
+        problem["type"],
+        json!("urn:charon:problem:replica-stopped"),
+        "{problem}"
+    );
+    assert!(
+        problem["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("did not apply")),
+        "{problem}"
+    );
+    let (_, health) = http(server.port, "GET", "/health", None).expect("health");
+    let health: Value = serde_json::from_str(&health).expect("json");
+    assert!(
+        health["replica"]["diverged"]
+            .as_str()
+            .is_some_and(|d| d.contains("did not apply")),
+        "{health}"
+    );
+}
