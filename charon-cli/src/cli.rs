@@ -464,6 +464,18 @@ struct LimitArgs {
     /// request fails as answer_too_large). Example: --max-answer-bytes 1048576
     #[arg(long, value_name = "BYTES", default_value_t = ReasonConfig::default().max_answer_bytes)]
     max_answer_bytes: usize,
+    /// Reasoning tools: the largest knowledge text a request may send (the
+    /// reference's limit by default). Example: --max-knowledge-bytes 2000000
+    #[arg(long, value_name = "BYTES", default_value_t = ReasonConfig::default().max_knowledge_bytes)]
+    max_knowledge_bytes: usize,
+    /// Reasoning tools: the most solutions a request may ask for (max_solutions;
+    /// the reference's limit by default). Example: --max-solutions-limit 5000
+    #[arg(long, value_name = "N", default_value_t = ReasonConfig::default().max_solutions_limit)]
+    max_solutions_limit: usize,
+    /// Reasoning tools: the deepest search a request may ask for (max_depth; the
+    /// reference's limit by default). Example: --max-depth-limit 1000
+    #[arg(long, value_name = "N", default_value_t = ReasonConfig::default().max_depth_limit)]
+    max_depth_limit: u32,
 }
 
 /// `--inference-counting` (the library's [`Counting`]).
@@ -610,6 +622,9 @@ impl LimitArgs {
         let mut config = ReasonConfig::default();
         config.max_proof_nodes = self.max_proof_nodes.max(1);
         config.max_answer_bytes = self.max_answer_bytes.max(1024);
+        config.max_knowledge_bytes = self.max_knowledge_bytes.max(1);
+        config.max_solutions_limit = self.max_solutions_limit.max(1);
+        config.max_depth_limit = self.max_depth_limit.max(1);
         config
     }
 }

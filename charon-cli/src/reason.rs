@@ -248,7 +248,10 @@ fn node(
 ) -> std::io::Result<()> {
     let what = match (n.kind, n.line) {
         (ProofKind::Fact, Some(l)) => format!("fact, line {l}"),
-        (ProofKind::Rule, Some(l)) => format!("rule, line {l}"),
+        (ProofKind::Rule, Some(l)) => match &n.rule_id {
+            Some(id) => format!("rule {id}, line {l}"),
+            None => format!("rule, line {l}"),
+        },
         (ProofKind::Negation, _) => "no proof exists".into(),
         (ProofKind::Comparison, _) => "holds".into(),
         (ProofKind::Query, _) => "query".into(),

@@ -382,8 +382,22 @@ fn the_yaml_form_reads_the_query_key_ids_and_refuses_repeated_keys() {
         f.message
     );
     assert_eq!(f.line, Some(5), "{f:?}");
-    // `# rule:` on a fact is an error, as in the reference.
+    // `# rule:` on a fact is an error, as in the reference; on a line of its own
+    // it is a comment (the reference ignores it), wherever it stands.
     assert!(try_answers("p(a)  # rule: R-9", "p($x)").is_err());
+    for kb in [
+        "# rule: R-1\np(a)",
+        "p(a)\n# rule: R-1",
+        "# rule: R-1\n# rule: R-2\nq($x) IF p($x)\np(a)",
+    ] {
+        let got = try_answers(kb, "p($x)").unwrap_or_else(|e| panic!("{kb:?}: {e}"));
+        assert_eq!(got, [json!({"x": "a"})], "{kb:?}");
+    }
+    let ids: Vec<Option<String>> = proofs("# rule: R-1\nq($x) IF p($x)\np(a)", "q($x)")
+        .iter()
+        .map(|p| p.rule_id.clone())
+        .collect();
+    assert_eq!(ids, [None], "a comment line names no rule");
 }
 
 #[test]
@@ -399,11 +413,32 @@ fn check_kb_reports_recursion_without_a_base_case() {
         .filter(|i| i.kind == "recursion_without_base_case")
         .map(|i| (i.message.split('`').nth(1).unwrap_or_default(), i.line))
         .collect();
-    assert_eq!(
-        found,
-        [("path/2", 3), ("loop_a/1", 4), ("loop_b/1", 5)],
+    assert_eq!(found, [("loop_a/1", 4), ("loop_b/1", 5)], "{:?}", r.issues);
+    // Direct recursion without a base case is the reference's `circular_rule`, an
+    // error (so the knowledge is not valid), one per recursive rule.
+    let circular: Vec<usize> = r
+        .issues
+        .iter()
+        .filter(|i| i.kind == "circular_rule")
+        .map(|i| i.line)
+        .collect();
+    assert_eq!(circular, [3], "{:?}", r.issues);
+    assert!(!r.valid, "{:?}", r.issues);
+    // A fact with variables is a base case, as in the reference's own test.
+    let turing = "final(cfg(done, $t), cfg(done, $t))\n\
+                  step(cfg(run, tape($l, cell(0, $r))), cfg(done, tape($l, cell(1, $r))))\n\
+                  final($c, $f) IF step($c, $c2) AND final($c2, $f)";
+    let based = reasoner().check_kb(turing);
+    assert!(
+        !based.issues.iter().any(|i| i.kind == "circular_rule"),
         "{:?}",
-        r.issues
+        based.issues
+    );
+    let circular = reasoner().check_kb("ancestor($x, $y) IF ancestor($x, $z) AND ancestor($z, $y)");
+    assert!(
+        !circular.valid && circular.issues.iter().any(|i| i.kind == "circular_rule"),
+        "{:?}",
+        circular.issues
     );
     // The other checks still run beside it.
     assert!(
@@ -707,11 +742,11 @@ fn bounds_count_what_is_returned_and_checks_stay_linear() {
     let kinds: Vec<&str> = r
         .issues
         .iter()
-        .filter(|i| i.kind == "recursion_without_base_case")
+        .filter(|i| i.kind == "circular_rule")
         .map(|i| i.message.as_str())
         .collect();
     assert_eq!(kinds.len(), 1, "{kinds:?}");
-    assert!(kinds[0].contains("`loop/0`"), "{kinds:?}");
+    assert!(kinds[0].contains("`loop`"), "{kinds:?}");
 }
 
 /// `s0(a)` and `n` rules `s{i}($x) IF s{i-1}($x)`: a proof `n + 1` nodes deep.

@@ -25,7 +25,9 @@ pub struct Issue {
     pub severity: Severity,
     /// What kind: `undefined_predicate`, `arity_mismatch`, `negation_cycle`,
     /// `duplicate_fact`, `duplicate_rule`, `unsafe_variable`, `unbound_in_comparison`,
-    /// `unbound_in_negation`, `singleton_variable`, `recursion_without_base_case`.
+    /// `unbound_in_negation`, `singleton_variable`, `circular_rule` (the reference
+    /// implementation's check, an error), `recursion_without_base_case` (the
+    /// cycles it does not see, a warning).
     pub kind: String,
     /// What is wrong and what to do.
     pub message: String,
@@ -134,7 +136,8 @@ pub fn check(program: &Program) -> Vec<Issue> {
         }
     }
     negation_cycles(program, &mut issues);
-    recursion_without_base(program, &mut issues);
+    let circular = circular_rules(program, &mut issues);
+    recursion_without_base(program, &circular, &mut issues);
     duplicates(program, &mut issues);
     for c in &program.clauses {
         if !c.is_fact() {
@@ -150,6 +153,44 @@ pub fn check(program: &Program) -> Vec<Issue> {
     issues
 }
 
+/// The reference implementation's `circular_rule` check, to the letter: a rule
+/// whose body names its own head's predicate (through NOT too; by name, whatever
+/// the arity) is an error when that name has no fact and no rule whose body does
+/// not name it. One issue per such rule. Returns the names reported.
+fn circular_rules<'a>(program: &'a Program, issues: &mut Vec<Issue>) -> BTreeSet<&'a str> {
+    let names = |c: &'a Clause| -> BTreeSet<&'a str> {
+        c.body
+            .iter()
+            .filter_map(|l| match l {
+                Literal::Pos(a) | Literal::Not(a) => Some(a.name.as_str()),
+                Literal::Compare(_) => None,
+            })
+            .collect()
+    };
+    let mut based: BTreeSet<&str> = BTreeSet::new();
+    for c in &program.clauses {
+        if c.is_fact() || !names(c).contains(c.head.name.as_str()) {
+            based.insert(&c.head.name);
+        }
+    }
+    let mut reported = BTreeSet::new();
+    for c in &program.clauses {
+        let name = c.head.name.as_str();
+        if !c.is_fact() && !based.contains(name) && names(c).contains(name) {
+            reported.insert(name);
+            issues.push(Issue::new(
+                Severity::Error,
+                "circular_rule",
+                c.pos,
+                format!(
+                    "recursive rule for `{name}` without a base case: every goal on it recurses until the depth limit. Add a fact of `{name}`, or a rule of it whose body does not call it"
+                ),
+            ));
+        }
+    }
+    reported
+}
+
 /// Recursive predicates none of whose clauses can finish: every clause calls,
 /// through positive goals, a predicate that can never be proved (itself, among
 /// others). A predicate can be proved when one of its clauses has only goals on
@@ -157,7 +198,7 @@ pub fn check(program: &Program) -> Vec<Issue> {
 /// are recursion without a base case: every goal on them fails after searching
 /// to the depth bound. Linear in the size of the knowledge (it runs on every
 /// program a request sends).
-fn recursion_without_base(program: &Program, issues: &mut Vec<Issue>) {
+fn recursion_without_base(program: &Program, circular: &BTreeSet<&str>, issues: &mut Vec<Issue>) {
     // Predicates by index, in order of first definition.
     let mut index: HashMap<(&str, usize), usize> = HashMap::new();
     let mut first: Vec<&Clause> = Vec::new();
@@ -213,10 +254,10 @@ fn recursion_without_base(program: &Program, issues: &mut Vec<Issue>) {
     // (Tarjan's algorithm, iterative: a long chain must not exhaust the stack).
     let on_cycle = cycles(&calls);
     for p in 0..n {
-        if proved[p] || !on_cycle[p] {
+        let c = first[p];
+        if proved[p] || !on_cycle[p] || circular.contains(c.head.name.as_str()) {
             continue;
         }
-        let c = first[p];
         let (name, arity) = (&c.head.name, c.head.args.len());
         issues.push(Issue::new(
             Severity::Warning,

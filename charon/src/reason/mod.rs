@@ -125,14 +125,19 @@ pub(crate) fn float_text(f: f64) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ReasonConfig {
-    /// Largest knowledge text accepted, in bytes.
+    /// Largest knowledge text accepted, in bytes (default 500,000, the
+    /// reference implementation's limit).
     pub max_knowledge_bytes: usize,
     /// Solutions returned when a request does not say.
     pub max_solutions: usize,
+    /// The most solutions a request may ask for (default 1,000, the reference's
+    /// limit; a request asks for 1 at least).
+    pub max_solutions_limit: usize,
     /// Rule applications allowed along one branch of the search when a request
     /// does not say.
     pub max_depth: u32,
-    /// The most a request may ask for. A proof nests two JSON levels per rule: a
+    /// The most a request may ask for (default 500, the reference's limit; 1 at
+    /// least). A proof nests two JSON levels per rule: a
     /// reader with a nesting limit needs it lifted for deep proofs (serde_json's
     /// default is 128: `Deserializer::disable_recursion_limit`).
     pub max_depth_limit: u32,
@@ -154,8 +159,9 @@ pub struct ReasonConfig {
 impl Default for ReasonConfig {
     fn default() -> Self {
         ReasonConfig {
-            max_knowledge_bytes: 500 * 1024,
+            max_knowledge_bytes: 500_000,
             max_solutions: 100,
+            max_solutions_limit: 1000,
             max_depth: 50,
             max_depth_limit: 500,
             max_answers: 20_000,
@@ -716,12 +722,21 @@ impl Reasoner {
             max_depth: max_depth.unwrap_or(self.config.max_depth),
             max_proofs: max_proofs.unwrap_or(self.config.max_proofs),
         };
-        if limits.max_depth > self.config.max_depth_limit {
+        if limits.max_depth == 0 || limits.max_depth > self.config.max_depth_limit {
             return Err(Failure::new(
                 FailureKind::InvalidRequest,
                 format!(
-                    "max_depth is {}, over the limit of {}: rules deeper than that are better split, or the search is looping (left recursion)",
-                    limits.max_depth, self.config.max_depth_limit
+                    "max_depth must be between 1 and {}, and is {}: rules deeper than that are better split, or the search is looping (left recursion)",
+                    self.config.max_depth_limit, limits.max_depth
+                ),
+            ));
+        }
+        if limits.max_solutions == 0 || limits.max_solutions > self.config.max_solutions_limit {
+            return Err(Failure::new(
+                FailureKind::InvalidRequest,
+                format!(
+                    "max_solutions must be between 1 and {}, and is {}: ask for a page of solutions at a time, or narrow the query",
+                    self.config.max_solutions_limit, limits.max_solutions
                 ),
             ));
         }

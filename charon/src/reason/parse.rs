@@ -2,8 +2,9 @@
 //! (or `IF`) continues, `#`, `//` and `%` start comments (outside quotes), and a
 //! final full stop is allowed. Keywords are read in any case, and names are folded
 //! to lowercase (ASCII letters only), as the reference implementation reads them;
-//! quoted strings are constants kept as written. A `# rule: ID` comment names the
-//! rule it ends or the rule below it. Constructs outside the grammar are refused by
+//! quoted strings are constants kept as written. A `# rule: ID` comment on one of a
+//! rule's lines names the rule; on a line of its own it is a comment, as the
+//! reference reads it. Constructs outside the grammar are refused by
 //! name, with what to write instead.
 
 use super::ast::{
@@ -154,9 +155,8 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
     let mut item: Vec<Token> = Vec::new();
     let mut item_start = Pos::default();
     let mut last = Pos::default();
-    // A `# rule: ID` on a line of its own names the next item; one on the item's
-    // own lines names it (the last one wins, as in the reference).
-    let mut pending: Option<(String, Pos)> = None;
+    // A `# rule: ID` on one of an item's lines names it (the last one wins); on a
+    // line of its own it is a comment, as the reference reads it.
     let mut item_id: Option<(String, Pos)> = None;
     for (i, raw) in src.lines().enumerate() {
         let line = i + 1;
@@ -164,19 +164,6 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
         let trimmed = text.trim();
         let id = comment.and_then(|(c, col)| rule_id(c).map(|id| (id, Pos { line, column: col })));
         if trimmed.is_empty() {
-            if let Some(id) = id {
-                if item.is_empty() {
-                    if let Some((_, at)) = &pending {
-                        return Err(ParseError::new(
-                            *at,
-                            "this `# rule:` names no rule: put it on the rule's line or just above it",
-                        ));
-                    }
-                    pending = Some(id);
-                } else {
-                    item_id = Some(id);
-                }
-            }
             continue;
         }
         let first_col = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
@@ -196,7 +183,7 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
                 line,
                 column: first_col,
             };
-            item_id = pending.take();
+            item_id = None;
         }
         if id.is_some() {
             item_id = id;
@@ -220,12 +207,6 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
         return Err(ParseError::new(
             last,
             "the knowledge ends after AND or IF: finish the rule on the next line",
-        ));
-    }
-    if let Some((_, at)) = pending {
-        return Err(ParseError::new(
-            at,
-            "this `# rule:` names no rule: put it on the rule's line or just above it",
         ));
     }
     Ok(program)
