@@ -4,8 +4,9 @@
 # throwaway PostgreSQL for the replica tests, scripts/postgres.sh, and SWI-Prolog
 # for the differential tests, scripts/swipl.sh), docs, packaging,
 # an application crate outside the workspace (scripts/outside-check.sh), then the
-# checks with external tools: OpenAPI validators and schemathesis, MCP clients, and
-# the /docs page in headless Chromium (each installs what it needs on first use).
+# checks with external tools: OpenAPI validators and schemathesis, MCP clients, the
+# /docs page in headless Chromium, and the reasoning tools beside the reference
+# implementation, Euclid-MCP (each installs what it needs on first use).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,3 +48,5 @@ scripts/outside-check.sh
 scripts/api-checks.sh
 scripts/mcp-checks.sh
 scripts/docs-check.sh
+# Euclid-IR beside the reference implementation (Euclid-MCP from PyPI).
+scripts/euclid-side-by-side.sh

@@ -892,3 +892,59 @@ proptest::proptest! {
         proptest::prop_assert_eq!(back, vec![json!({"t": text})]);
     }
 }
+
+/// Facts with variables, as the reference reads them (its Turing-machine example):
+/// a fact holds for every value of its variables, and a proof shows the instance
+/// that was used; check_kb counts such a fact as a base case; diagnose reads it.
+#[test]
+fn facts_with_variables_hold_for_every_value() {
+    let kb = "final(cfg(done, $t), cfg(done, $t))\n\
+              step(cfg(run, tape($l, cell(0, $r))), cfg(done, tape($l, cell(1, $r))))\n\
+              final($c, $f) IF step($c, $c2) AND final($c2, $f)\n";
+    let got = answers(kb, "final(cfg(run, tape(blank, cell(0, blank))), $end)");
+    assert_eq!(
+        got,
+        [json!({"end": "cfg(done, tape(blank, cell(1, blank)))"})],
+        "{got:?}"
+    );
+    let mut goals = Vec::new();
+    for p in proofs(kb, "final(cfg(run, tape(blank, cell(0, blank))), $end)") {
+        let mut nodes = Vec::new();
+        walk(&p, &mut nodes);
+        goals.extend(nodes.iter().map(|n| (n.goal.clone(), n.line)));
+    }
+    assert!(
+        goals.contains(&(
+            "step(cfg(run, tape(blank, cell(0, blank))), cfg(done, tape(blank, cell(1, blank))))"
+                .to_string(),
+            Some(2)
+        )),
+        "the fact's node shows the instance used: {goals:?}"
+    );
+    let r = reasoner().check_kb(kb);
+    assert!(r.valid, "{:?}", r.issues);
+    // The same constant on both sides, or no proof.
+    assert_eq!(
+        answers(kb, "final(cfg(done, x), cfg(done, y))"),
+        Vec::<Value>::new()
+    );
+    assert_eq!(
+        answers(kb, "final(cfg(done, x), cfg(done, x))"),
+        [json!({})]
+    );
+    let why = reasoner().diagnose(&DiagnoseRequest::new(
+        kb,
+        "final(cfg(done, x), cfg(done, x))",
+        DiagnoseMode::Why,
+    ));
+    assert!(matches!(why, DiagnoseResult::Diagnosed(_)), "{why:?}");
+    let why_not = reasoner().diagnose(&DiagnoseRequest::new(
+        kb,
+        "final(cfg(done, x), cfg(done, y))",
+        DiagnoseMode::WhyNot,
+    ));
+    assert!(
+        matches!(why_not, DiagnoseResult::Diagnosed(_)),
+        "{why_not:?}"
+    );
+}

@@ -298,7 +298,15 @@ fn clause(out: &mut String, c: &Clause, index: usize, prefix: &str) {
     let names = Names::new(&vars, "K");
     if c.is_fact() {
         names.call(out, prefix, &c.head, "_");
-        let _ = write!(out, "{index})");
+        if vars.is_empty() {
+            let _ = write!(out, "{index})");
+        } else {
+            // A fact with variables: its proof carries their values, so that the
+            // node shows the instance that was used.
+            let _ = write!(out, "f({index},");
+            tuple(out, 'v', (0..vars.len()).map(|i| format!("KV{i}")));
+            out.push_str("))");
+        }
         return;
     }
     out.push('(');

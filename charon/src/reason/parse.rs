@@ -734,16 +734,6 @@ fn parse_item(
         _ => return Err(p.error(format!("expected IF or the end of the line after `{head}`"))),
     };
     p.finish()?;
-    if body.is_empty()
-        && let Some(t) = head.args.iter().find(|t| !t.is_ground())
-    {
-        return Err(ParseError::new(
-            head.pos,
-            format!(
-                "a fact must be ground, but `{head}` has `{t}`: use constants, or write a rule with IF"
-            ),
-        ));
-    }
     let clause = Clause {
         head,
         body,

@@ -210,6 +210,23 @@ impl Renderer<'_> {
                     children: Vec::new(),
                 })
             }
+            PlTerm::Compound(f, args) if f == "f" && args.len() == 2 => {
+                let index = self.clause(&args[0])?;
+                let clause = &self.program.clauses[index];
+                let values = items(&args[1]).ok_or(SHAPE)?;
+                let env: BTreeMap<&str, String> = self.vars[index]
+                    .iter()
+                    .map(String::as_str)
+                    .zip(values.iter().map(|t| value(t).1))
+                    .collect();
+                Ok(ProofNode {
+                    kind: ProofKind::Fact,
+                    goal: atom_text(&clause.head, &env),
+                    line: (index < self.base).then_some(clause.pos.line),
+                    rule_id: None,
+                    children: Vec::new(),
+                })
+            }
             PlTerm::Compound(f, args) if f == "r" && args.len() == 3 => {
                 let index = self.clause(&args[0])?;
                 let clause = &self.program.clauses[index];
