@@ -75,8 +75,15 @@ impl Counters {
         }
         let runaway = match outcome {
             Ok(ran) => matches!(ran.outcome, Outcome::InferenceLimit | Outcome::MemoryLimit),
-            // It never ran: nothing learnt about the operation.
-            Err(EngineError::Waited(_)) => return,
+            // It never ran, or the replicas' log decided how it ended: nothing
+            // learnt about the operation.
+            Err(
+                EngineError::Waited(_)
+                | EngineError::Reloaded
+                | EngineError::Replica(_)
+                | EngineError::OutcomeUnknown { .. }
+                | EngineError::Diverged(_),
+            ) => return,
             Err(EngineError::Protocol(_) | EngineError::Persist(_)) => false,
             Err(_) => true,
         };
