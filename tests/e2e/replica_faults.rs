@@ -219,7 +219,7 @@ fn a_commit_whose_answer_is_lost_is_made_or_unknown_never_not_made() {
     let xid = problem["transaction"].as_str().expect("a transaction id");
     let detail = problem["detail"].as_str().expect("detail");
     assert!(
-        detail.contains(&format!("txid_status({xid})")) && detail.contains("record 4"),
+        detail.contains(&format!("txid_status({xid})")) && detail.contains("number 4"),
         "{detail}"
     );
     // It was made: PostgreSQL says so, the log holds it, and the replica that

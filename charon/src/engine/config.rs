@@ -185,9 +185,10 @@ pub enum EngineError {
     Replica(String),
     /// Replicated mode: a write's COMMIT was sent to the log and its answer lost,
     /// and PostgreSQL could not say whether the transaction committed. The write
-    /// may have been made: it was if the log's record `record` holds it, or if
-    /// PostgreSQL answers `committed` to `SELECT txid_status(transaction)`. Never
-    /// send it again without reading first.
+    /// may have been made: it was if PostgreSQL answers `committed` to `SELECT
+    /// txid_status(transaction)` (its record is then number `record`; the number
+    /// alone does not tell, since another write takes it if this one was not
+    /// made). Never send it again without reading first.
     #[error("{message}")]
     OutcomeUnknown {
         /// What happened, and how to settle it.

@@ -758,7 +758,7 @@ impl Engine {
         if access != Access::Read
             && let Some(replica) = self.replica()
         {
-            if let Some(stopped) = self.diverged() {
+            if let Some(stopped) = self.diverged().or_else(|| self.log_short()) {
                 return Err(stopped);
             }
             let fetched = Instant::now();

@@ -33,6 +33,9 @@ struct Status {
     last_contact: Instant,
     lag: Duration,
     diverged: Option<String>,
+    /// The log looked shorter than what this replica applied, at the last look:
+    /// writes wait (a write now would number its record past the log's end).
+    short: Option<String>,
 }
 
 impl Engine {
@@ -63,6 +66,7 @@ impl Engine {
                 last_contact: Instant::now(),
                 lag: Duration::ZERO,
                 diverged: None,
+                short: None,
             }),
         };
         if self.inner.replica.set(replica).is_err() {
@@ -134,6 +138,28 @@ impl Engine {
                  once the cause is fixed)"
             ))
         })
+    }
+
+    /// Why a write cannot be made now although the replica serves: the log looked
+    /// shorter than what it applied (see `follow`).
+    pub(super) fn log_short(&self) -> Option<EngineError> {
+        let replica = self.replica()?;
+        let s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
+        s.short.as_ref().map(|why| {
+            EngineError::Replica(format!(
+                "{why}; the write was not made: send it again shortly"
+            ))
+        })
+    }
+
+    fn set_short(&self, why: Option<String>) {
+        if let Some(replica) = self.replica() {
+            replica
+                .status
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .short = why;
+        }
     }
 
     /// Stops serving: a record did not apply here as it did where it was written.
@@ -356,6 +382,7 @@ fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
                 let applied = engine.generation();
                 if head >= applied {
                     short_since = None;
+                    engine.set_short(None);
                 } else if short_since.get_or_insert_with(Instant::now).elapsed() >= SHORT_LOG_GRACE
                 {
                     engine.diverge(format!(
@@ -364,6 +391,9 @@ fn follow(weak: Weak<Inner>, mut listener: Option<crate::replica::Listener>) {
                         SHORT_LOG_GRACE.as_secs()
                     ));
                 } else {
+                    engine.set_short(Some(format!(
+                        "the log holds {head} records, and this replica applied {applied}"
+                    )));
                     tracing::warn!(target: "charon::replica", head, applied, "the log holds fewer records than this replica applied; looking again");
                 }
             }

@@ -173,7 +173,7 @@ fn bounded_failed(what: &str, e: &Bounded) -> LogError {
     match e {
         Bounded::Failed(e) => failed(what, e),
         Bounded::TimedOut(bound) => LogError(format!(
-            "{what}: PostgreSQL did not answer within {} ms (a stopped or overloaded server,              or a network that drops packets); the connection was given up",
+            "{what}: PostgreSQL did not answer within {} ms (a stopped or overloaded server, or a network that drops packets); the connection was given up",
             bound.as_millis()
         )),
     }
@@ -283,21 +283,33 @@ impl Log {
         let left = deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(100));
-        // Each statement may take what the call has left, up to the configured
-        // bound: the lock may be held by another replica's write for a while, but a
-        // server that answers nothing must not hold this call to its end.
+        // A server that answers nothing must not hold the call to its end: each
+        // statement may take the configured bound at most, except the wait for the
+        // log's lock, which another replica's write may hold for as long as its call
+        // runs (bounded by the server's statement_timeout, and here by the call's
+        // time left).
         let bound = left.min(self.config.answer_within);
-        let sql = format!(
+        let open = format!(
             "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = {0}; \
-             SET LOCAL idle_in_transaction_session_timeout = {0}; \
-             SELECT pg_advisory_xact_lock({1});",
-            left.as_millis(),
-            self.key
+             SET LOCAL idle_in_transaction_session_timeout = {0};",
+            left.as_millis()
         );
+        let key = self.key;
         let begun = within(&mut guard, bound, move |writer| {
-            writer.client.batch_execute(&sql)?;
-            let read = writer.read.clone();
-            read_after(&mut writer.client, &read, applied)
+            writer.client.batch_execute(&open)
+        })
+        .and_then(|()| {
+            within(&mut guard, left + Duration::from_secs(1), move |writer| {
+                writer
+                    .client
+                    .batch_execute(&format!("SELECT pg_advisory_xact_lock({key});"))
+            })
+        })
+        .and_then(|()| {
+            within(&mut guard, bound, move |writer| {
+                let read = writer.read.clone();
+                read_after(&mut writer.client, &read, applied)
+            })
         });
         match begun {
             Ok(records) => Ok((
@@ -389,9 +401,11 @@ impl Write<'_> {
         let why = bounded_failed("the write's commit to the log failed", &e);
         let unknown = |cause: String| CommitError::Unknown {
             message: format!(
-                "{why}, and whether it was made is not known ({cause}): it is if record \
-                 {seq} of the log holds it, or if PostgreSQL answers `committed` to \
-                 SELECT txid_status({xid}); read before writing it again"
+                "{why}, and whether it was made is not known ({cause}): it was if \
+                 PostgreSQL answers `committed` to SELECT txid_status({xid}) (its record \
+                 is then number {seq} of the log; the number alone does not tell, since \
+                 another write takes it if this one was not made); read before writing \
+                 it again"
             ),
             transaction: xid.clone(),
             record: seq,
