@@ -433,11 +433,11 @@ fn a_million_solutions_stream_in_flat_memory() {
         grown >> 10
     );
     // Alone, the server grows by about 8.6 MiB here; run beside the whole test
-    // suite, by up to 12.7 MiB (the allocator's per-thread arenas of a busier
-    // process). Holding the answer would cost its 20 MB of text and more for its
-    // values.
+    // suite, by 12.7 to 16 MiB (the allocator's per-thread arenas of a busier
+    // process, on 2 cores). Holding the answer would cost its 20 MB of text, and
+    // its million values as much again: 24 MiB tells the two apart.
     assert!(
-        grown < 16 << 20,
+        grown < 24 << 20,
         "the server grew by {} MiB while streaming (from {} MiB)",
         grown >> 20,
         before >> 20
