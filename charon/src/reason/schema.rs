@@ -65,8 +65,8 @@ pub fn reason_input_schema() -> Value {
                 "type": ["string", "null"],
                 "description": "The goal to prove, e.g. `ancestor(tom, $who)` (goals may be joined by AND). Optional (or null) when the knowledge holds exactly one `? query` line."
             },
-            "max_solutions": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295_u64, "description": "Most solutions returned (default 100; null is the default); `truncated` says when more exist."},
-            "max_depth": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295_u64, "description": "Most rule applications along one branch of the search (default 50; null is the default). Past the server's limit (500 unless configured) the result is ok: false, invalid_request."},
+            "max_solutions": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295_u64, "description": "Most solutions returned (default 100; null is the default); `truncated` says when more exist. From 1 to the server's limit (1000 unless configured); outside it the result is ok: false, invalid_request."},
+            "max_depth": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295_u64, "description": "Most rule applications along one branch of the search (default 50; null is the default). From 1 to the server's limit (500 unless configured); outside it the result is ok: false, invalid_request."},
             "max_proofs": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295_u64, "description": "Most proofs returned per solution (default 5; null is the default); `proof_count` tells them all."}
         },
         "additionalProperties": false
