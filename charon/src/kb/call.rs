@@ -123,11 +123,11 @@ pub struct Answer {
 impl Answer {
     /// The answer as the public API hands it out: refused if it holds an integer the
     /// application's serde_json cannot (see [`crate::json`]).
-    pub(super) fn public(self, operation: String) -> Result<Answer, CallError> {
+    pub(super) fn public(self, operation: &str) -> Result<Answer, CallError> {
         match crate::json::public(&self.value) {
             Ok(()) => Ok(self),
             Err(digits) => Err(CallError::Decode {
-                operation,
+                operation: operation.to_string(),
                 message: crate::json::beyond_serde_json(&digits),
             }),
         }
@@ -312,7 +312,7 @@ impl KnowledgeBase {
     /// serde_json holds numbers of any size (its `arbitrary_precision` feature, which
     /// Charon leaves to the application: see [`crate::json`]).
     pub fn invoke(&self, call: Call) -> Result<Answer, CallError> {
-        let op = self.call_op(&call)?.name.to_string();
+        let op = &self.call_op(&call)?.name;
         self.invoke_exact(call)?.public(op)
     }
 
@@ -328,13 +328,13 @@ impl KnowledgeBase {
     }
 
     pub(super) fn invoke_unmetered(&self, call: Call) -> Result<Answer, CallError> {
-        let operation = self.call_op(&call)?.name.to_string();
-        self.serving(&operation)?;
+        let operation = &self.call_op(&call)?.name;
+        self.serving(operation)?;
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
         let deadline = Instant::now() + self.engine.config().limits.time;
-        let _admitted = admit(self, operation)?;
+        let _admitted = admit(self, operation.to_string())?;
         self.run(call, deadline)
     }
 
@@ -354,7 +354,7 @@ impl KnowledgeBase {
         call: Call,
         arrived: Instant,
     ) -> Result<Answer, CallError> {
-        let op = self.call_op(&call)?.name.to_string();
+        let op = &self.call_op(&call)?.name;
         self.invoke_async_exact(call, arrived).await?.public(op)
     }
 
@@ -376,11 +376,12 @@ impl KnowledgeBase {
         call: Call,
         arrived: Instant,
     ) -> Result<Answer, CallError> {
-        let operation = self.call_op(&call)?.name.to_string();
-        self.serving(&operation)?;
+        let operation = &self.call_op(&call)?.name;
+        self.serving(operation)?;
         if let Some(answer) = self.cached(&call) {
             return Ok(answer);
         }
+        let operation = operation.to_string();
         // The time limit runs from the request's arrival: waiting for a thread, the
         // database lock and a worker all count.
         let limit = self.engine.config().limits.time;

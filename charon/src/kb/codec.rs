@@ -73,7 +73,10 @@ pub(crate) fn build_query(
     } else {
         inferences.to_string()
     };
-    let mut args = term::GoalText::default();
+    let mut args = term::GoalText {
+        text: String::with_capacity(64),
+        has_floats: false,
+    };
     for (arg, value) in op.inputs().zip(inputs.iter().copied()) {
         args.text.push(',');
         write_arg(&mut args, arg, value)?;

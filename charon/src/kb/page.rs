@@ -366,7 +366,7 @@ impl Page {
             value: Value::Array(solutions),
             output: String::new(),
         }
-        .public(operation.to_string())?
+        .public(operation)?
         .value;
         let Value::Array(solutions) = value else {
             unreachable!("an array stays an array");

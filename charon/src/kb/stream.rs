@@ -108,7 +108,7 @@ impl KnowledgeBase {
                     value: solution,
                     output: String::new(),
                 }
-                .public(name.to_string())?;
+                .public(name)?;
                 given += 1;
                 if on_solution(checked.value).is_break() {
                     return Ok(ControlFlow::Break(()));
@@ -195,7 +195,7 @@ impl KnowledgeBase {
                         value: Value::Array(batch),
                         output: String::new(),
                     }
-                    .public(name.clone())?
+                    .public(&name)?
                     .value;
                     match value {
                         Value::Array(batch) => batch,
