@@ -752,19 +752,49 @@ fn a_peer_that_accepts_and_never_answers_fails_the_start_in_seconds() {
             held.push(stream); // never read, never answered, never closed
         }
     });
+    let message = start_fails_in_seconds(&format!("postgresql://charon@127.0.0.1:{port}/charon"));
+    assert!(message.contains("did not answer"), "{message}");
+    assert!(message.contains(&format!("127.0.0.1:{port}")), "{message}");
+}
+
+/// A peer that answers PostgreSQL's first message (the SSLRequest: "N", no TLS)
+/// and then never answers the startup message, as a server stopped between the
+/// two, or one whose authentication hangs: the handshake is bounded too.
+#[test]
+fn a_peer_that_stalls_the_handshake_fails_the_start_in_seconds() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for mut stream in listener.incoming().flatten() {
+            let mut request = [0u8; 8];
+            if stream.read_exact(&mut request).is_ok() && request[4..] == [0x04, 0xd2, 0x16, 0x2f] {
+                let _ = stream.write_all(b"N");
+            }
+            held.push(stream); // the startup message is never answered
+        }
+    });
+    let message = start_fails_in_seconds(&format!(
+        "postgresql://charon@127.0.0.1:{port}/charon?connect_timeout=2"
+    ));
+    assert!(
+        message.contains("did not finish the handshake"),
+        "{message}"
+    );
+}
+
+/// Starts a replica on `url`, which must fail within 20 s: its error message.
+fn start_fails_in_seconds(url: &str) -> String {
     let config = EngineConfig {
-        replica: Some(ReplicaConfig::new(format!(
-            "postgresql://charon@127.0.0.1:{port}/charon"
-        ))),
+        replica: Some(ReplicaConfig::new(url.to_string())),
         ..config()
     };
     let started = Instant::now();
     let Err(err) = KnowledgeBase::load_with(fixture("replica/ledger.pl"), config) else {
-        panic!("the start succeeded against a peer that never answers");
+        panic!("the start succeeded against {url}");
     };
     let took = started.elapsed();
     assert!(took < Duration::from_secs(20), "took {took:?}");
-    let message = err.to_string();
-    assert!(message.contains("did not answer"), "{message}");
-    assert!(message.contains(&format!("127.0.0.1:{port}")), "{message}");
+    err.to_string()
 }

@@ -28,7 +28,8 @@
 //! replays records, never the whole state. The records it keeps are always a run
 //! without gaps, ending at the newest.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use postgres::{Client, NoTls, Statement};
@@ -80,6 +81,55 @@ enum Bounded {
 /// How long a connection attempt may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// Helper threads whose statement was given up on (see [`bounded`]) and is still
+/// waiting for PostgreSQL's answer, each holding a connection.
+static GIVEN_UP: AtomicUsize = AtomicUsize::new(0);
+
+/// Past this many connections given up and still waiting, no new connection is
+/// made: a server that accepts connections and never answers would otherwise
+/// gather one connection and one thread per write until it answered.
+const MAX_GIVEN_UP: usize = 8;
+
+/// Runs `work` on a thread of its own and waits at most `bound` for its result;
+/// `None` when it did not end in time (or no thread could be started). A late
+/// result is dropped on that thread when it comes (a connection in it is closed
+/// then), and counted in [`GIVEN_UP`] until it does.
+fn bounded<T: Send + 'static>(
+    bound: Duration,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    const RUNNING: u8 = 0;
+    const DONE: u8 = 1;
+    const ABANDONED: u8 = 2;
+    let state = Arc::new(AtomicU8::new(RUNNING));
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let theirs = Arc::clone(&state);
+    std::thread::Builder::new()
+        .name("charon-log-io".into())
+        .spawn(move || {
+            let out = work();
+            if theirs.swap(DONE, Ordering::AcqRel) == ABANDONED {
+                GIVEN_UP.fetch_sub(1, Ordering::AcqRel);
+            } else {
+                let _ = tx.send(out);
+            }
+        })
+        .ok()?;
+    if let Ok(out) = rx.recv_timeout(bound) {
+        return Some(out);
+    }
+    // Counted before the thread can see it abandoned, so it never goes below 0.
+    GIVEN_UP.fetch_add(1, Ordering::AcqRel);
+    match state.compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => None,
+        Err(_) => {
+            // It ended just now: its result is on its way.
+            GIVEN_UP.fetch_sub(1, Ordering::AcqRel);
+            rx.recv().ok()
+        }
+    }
+}
+
 /// The log of one knowledge base, and the connection its writes go through.
 pub(crate) struct Log {
     config: ReplicaConfig,
@@ -105,7 +155,17 @@ struct Writer {
 
 impl Writer {
     fn connect(config: &ReplicaConfig) -> Result<Writer, LogError> {
-        Writer::prepare(connect(config)?, &config.table)
+        let client = connect(config)?;
+        let table = config.table.clone();
+        bounded(config.answer_within, move || {
+            Writer::prepare(client, &table)
+        })
+        .unwrap_or_else(|| {
+            Err(LogError(format!(
+                "cannot prepare the log's statements: PostgreSQL did not answer within {} ms",
+                config.answer_within.as_millis()
+            )))
+        })
     }
 
     fn prepare(mut client: Client, table: &str) -> Result<Writer, LogError> {
@@ -133,8 +193,11 @@ pub(crate) struct Write<'a> {
     config: &'a ReplicaConfig,
     channel: String,
     open: bool,
-    /// How long PostgreSQL may take to answer each of the write's statements.
+    /// How long PostgreSQL may take to answer each of the write's statements
+    /// (less when the call has less time left).
     bound: Duration,
+    /// When the call must have its answer.
+    deadline: Instant,
 }
 
 /// Runs `op` on the writer's connection in `slot`, waiting at most `bound` for
@@ -151,20 +214,15 @@ fn within<T: Send + 'static>(
     op: impl FnOnce(&mut Writer) -> Result<T, postgres::Error> + Send + 'static,
 ) -> Result<T, Bounded> {
     let mut writer = slot.take().expect("a connected writer");
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    std::thread::Builder::new()
-        .name("charon-log-write".into())
-        .spawn(move || {
-            let done = op(&mut writer);
-            let _ = tx.send((writer, done));
-        })
-        .map_err(|_| Bounded::TimedOut(Duration::ZERO))?;
-    match rx.recv_timeout(bound) {
-        Ok((writer, done)) => {
+    match bounded(bound, move || {
+        let done = op(&mut writer);
+        (writer, done)
+    }) {
+        Some((writer, done)) => {
             *slot = Some(writer);
             done.map_err(Bounded::Failed)
         }
-        Err(_) => Err(Bounded::TimedOut(bound)),
+        None => Err(Bounded::TimedOut(bound)),
     }
 }
 
@@ -319,6 +377,7 @@ impl Log {
                     channel: self.channel(),
                     open: true,
                     bound: self.config.answer_within,
+                    deadline,
                 },
                 records,
             )),
@@ -358,12 +417,23 @@ impl Log {
 }
 
 impl Write<'_> {
+    /// How long the next statement may take: the configured bound, or the call's
+    /// time left if that is less (never under 100 ms, so that a late write still
+    /// learns what became of it).
+    fn bound_now(&self) -> Duration {
+        self.bound.min(
+            self.deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(100)),
+        )
+    }
+
     /// Appends the write's record as number `seq`, notifies the replicas and
     /// commits: the write is made once this returns `Ok`.
     pub(crate) fn commit(mut self, seq: u64, changes: &str) -> Result<(), CommitError> {
         let not_made = |m: String| CommitError::NotMade(LogError(m));
         let seq_i64 = i64::try_from(seq).map_err(|_| not_made("the log is full".into()))?;
-        let bound = self.bound;
+        let bound = self.bound_now();
         // One round trip for the record, the notification and the transaction's
         // id; one for the commit.
         let (changes, channel) = (changes.to_string(), self.channel.clone());
@@ -410,7 +480,7 @@ impl Write<'_> {
             transaction: xid.clone(),
             record: seq,
         };
-        match committed(self.config, &xid) {
+        match committed(self.config, &xid, self.bound_now()) {
             Ok(Some(true)) => {
                 tracing::warn!(target: "charon::replica", seq, "{why}, but its transaction committed: the write was made");
                 Ok(())
@@ -441,7 +511,8 @@ fn roll_back(slot: &mut Option<Writer>, bound: Duration) {
 impl Drop for Write<'_> {
     fn drop(&mut self) {
         if self.open {
-            roll_back(&mut self.writer, self.bound);
+            let bound = self.bound_now();
+            roll_back(&mut self.writer, bound);
         }
     }
 }
@@ -627,10 +698,25 @@ fn read_after(
         .collect())
 }
 
-/// Whether record `seq` is in the log with `changes`, asked on a connection of its
-/// own (the write's may be gone).
-fn committed(config: &ReplicaConfig, xid: &str) -> Result<Option<bool>, LogError> {
+/// Whether transaction `xid` committed (`None`: PostgreSQL cannot tell yet), asked
+/// on a connection of its own (the write's may be gone), within `bound` (a
+/// connection attempt aside).
+fn committed(config: &ReplicaConfig, xid: &str, bound: Duration) -> Result<Option<bool>, LogError> {
     let mut client = connect(config)?;
+    let xid = xid.to_string();
+    bounded(bound + Duration::from_millis(500), move || {
+        transaction_status(&mut client, &xid)
+    })
+    .unwrap_or_else(|| {
+        Err(LogError(format!(
+            "PostgreSQL did not answer txid_status within {} ms",
+            bound.as_millis()
+        )))
+    })
+}
+
+/// [`committed`]'s question on `client`.
+fn transaction_status(client: &mut Client, xid: &str) -> Result<Option<bool>, LogError> {
     let status: Option<String> = client
         .query_one("SELECT txid_status($1::text::bigint)", &[&xid])
         .map_err(|e| failed("cannot ask PostgreSQL about the write's transaction", &e))?
@@ -657,6 +743,14 @@ fn committed(config: &ReplicaConfig, xid: &str) -> Result<Option<bool>, LogError
 }
 
 fn connect(config: &ReplicaConfig) -> Result<Client, LogError> {
+    let waiting = GIVEN_UP.load(Ordering::Acquire);
+    if waiting >= MAX_GIVEN_UP {
+        return Err(LogError(format!(
+            "cannot connect to PostgreSQL: {waiting} earlier connections still wait for an \
+             answer it never gave (a stopped or overloaded server); no new one is made until \
+             it answers them"
+        )));
+    }
     let mut pg: postgres::Config = config
         .url
         .parse()
@@ -681,8 +775,17 @@ fn connect(config: &ReplicaConfig) -> Result<Client, LogError> {
         .keepalives_retries(3)
         .tcp_user_timeout(Duration::from_secs(15))
         .application_name("charon");
-    pg.connect(NoTls)
-        .map_err(|e| failed("cannot connect to PostgreSQL", &e))
+    // The probe saw the server answer; the handshake that follows (startup,
+    // authentication) is bounded too, on a thread of its own.
+    let bound = pg.get_connect_timeout().copied().unwrap_or(CONNECT_TIMEOUT) + CONNECT_TIMEOUT;
+    match bounded(bound, move || pg.connect(NoTls)) {
+        Some(connected) => connected.map_err(|e| failed("cannot connect to PostgreSQL", &e)),
+        None => Err(LogError(format!(
+            "cannot connect to PostgreSQL: it accepted the connection but did not finish \
+             the handshake within {} s (a stopped or overloaded server)",
+            bound.as_secs()
+        ))),
+    }
 }
 
 /// Whether the first server of `pg` answers PostgreSQL's first message within
