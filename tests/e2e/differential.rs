@@ -391,6 +391,10 @@ fn key(r: &mut Rng) -> Value {
 fn val(r: &mut Rng) -> Value {
     json!(r.range(0, 4))
 }
+/// The number of one of `kv.pl`'s mix/2 keys (`mix_key/2`: terms of every kind).
+fn mix_key(r: &mut Rng) -> Value {
+    json!(r.range(0, 9))
+}
 fn tag_key(r: &mut Rng) -> Value {
     json!(format!("k{}", r.range(0, 2)))
 }
@@ -462,11 +466,18 @@ const KV_OPS: &[(&str, u64, Gen)] = &[
     ("cf_vals", 3, |r| vec![key(r)]),
     ("cf_all", 2, |_| vec![]),
     ("load_during", 1, |r| vec![cf_file(r)]),
+    ("add_mix", 5, |r| vec![mix_key(r), val(r)]),
+    ("add_mix_a", 3, |r| vec![mix_key(r), val(r)]),
+    ("take_mix", 4, |r| vec![mix_key(r)]),
+    ("drop_mix", 2, |r| vec![mix_key(r)]),
+    ("mix_vals", 3, |r| vec![mix_key(r)]),
+    ("mix_clauses", 3, |r| vec![mix_key(r)]),
+    ("mix_sweep", 1, |r| vec![mix_key(r)]),
 ];
 
 /// The dynamic predicates whose changes a failed call undoes (the driver's side of
 /// DIFFERENCES.md, entry 1).
-const KV_TABLES: &str = "[kv/2, tag/2, cf/2]";
+const KV_TABLES: &str = "[kv/2, tag/2, cf/2, mix/2]";
 
 /// `ops` random calls of `KV_OPS`, in episodes of up to `episode` calls that each
 /// start with `reset`.
@@ -1019,6 +1030,9 @@ const REPROS: &[(&str, &str)] = &[
     ("asserta_unseen", r#"["a","b"]"#),
     ("scan_after_retract", "[]"),
     ("recreate", r#""none""#),
+    ("unindexed_after_retract", "[0,1]"),
+    ("run_after_asserta", "[1,1,0]"),
+    ("big_key", "[1,3]"),
 ];
 
 /// The tag idioms as four calls, then the tags: SWI-Prolog's answers.

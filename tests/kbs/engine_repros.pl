@@ -11,6 +11,7 @@
 :- dynamic(kv/2).
 :- dynamic(tag/2).
 :- dynamic(p/1).
+:- dynamic(mk/2).
 
 tag(k0, t00).
 
@@ -131,3 +132,35 @@ recreate(R) :-
     abolish(r/1),
     retractall(r(_)),
     catch(( r(_) -> R = found ; R = none ), error(E, _), ( functor(E, R, _) )).
+
+%! unindexed_after_retract(-L:list(int)) is det.
+%
+%  assertz/1 of a clause whose first argument is a variable, after a retract of
+%  the first clause of an indexed run (the engine panicked). SWI-Prolog: [0,1].
+unindexed_after_retract(L) :-
+    retractall(mk(_, _)),
+    assertz(mk(a, 1)), assertz(mk(b, 0)),
+    retract(mk(a, _)),
+    assertz(mk(_, 1)),
+    findall(V, mk(b, V), L).
+
+%! run_after_asserta(-L:list(int)) is det.
+%
+%  After an asserta/1, a clause indexed on another argument, then a clause of the
+%  first run's key: a call meets them in clause order (the engine put the last one
+%  into the first run, before the middle one). SWI-Prolog: [1,1,0].
+run_after_asserta(L) :-
+    retractall(mk(_, _)),
+    assertz(mk(a, 1)), asserta(mk(b, 2)), assertz(mk(_, 1)), assertz(mk(a, 0)),
+    findall(V, mk(a, V), L).
+
+%! big_key(-L:list(int)) is det.
+%
+%  A call whose indexed argument is a big integer, among clauses of other keys
+%  (the engine found none). SWI-Prolog: [1,3].
+big_key(L) :-
+    retractall(mk(_, _)),
+    assertz(mk(100000000000000000000, 1)), assertz(mk(a, 2)),
+    assertz(mk(100000000000000000000, 3)),
+    K is 10^20,
+    findall(V, mk(K, V), L).

@@ -17,6 +17,7 @@
 :- dynamic(kv/2).
 :- dynamic(tag/2).
 :- dynamic(cf/2).
+:- dynamic(mix/2).
 
 kv(1, 1).
 kv(1, 2).
@@ -244,7 +245,8 @@ reset :-
     assertz(kv(1, 1)), assertz(kv(1, 2)), assertz(kv(2, 1)), assertz(kv(3, 3)),
     retractall(tag(_, _)),
     assertz(tag(k0, t00)),
-    retractall(cf(_, _)).
+    retractall(cf(_, _)),
+    retractall(mix(_, _)).
 
 %! put_tag(+K:atom, +T:atom) is det.
 %
@@ -299,3 +301,56 @@ cf_all(L) :- findall([K, V], cf(K, V), L).
 %  consult/1 inside a running iteration over cf/2, at each clause of key 1: the
 %  iteration goes on over the clauses it started with (logical update view).
 load_during(F, L) :- findall([K, V], ( cf(K, V), ( K =:= 1 -> consult(F) ; true ) ), L).
+
+/*  mix/2: first arguments of every kind in one predicate (atoms, small and big
+    integers, a float, compounds, a list, and variables), so that a retract, a
+    retractall and clause/2 with a bound first argument must find the clauses whose
+    first argument is another kind of term, or a variable, as SWI-Prolog does. The
+    key is chosen by its number (mix_key/2); number 7 is a fresh variable.
+*/
+
+mix_key(0, 0).
+mix_key(1, 1).
+mix_key(2, a).
+mix_key(3, b).
+mix_key(4, f(0)).
+mix_key(5, f(a)).
+mix_key(6, [1]).
+mix_key(7, _).
+mix_key(8, 100000000000000000000).
+mix_key(9, 1.5).
+
+%! add_mix(+K:int, +V:int) is det.
+%
+%  assertz/1 of mix(Key, V), Key the term numbered K.
+add_mix(K, V) :- mix_key(K, Key), assertz(mix(Key, V)).
+
+%! add_mix_a(+K:int, +V:int) is det.
+%
+%  asserta/1 of mix(Key, V).
+add_mix_a(K, V) :- mix_key(K, Key), asserta(mix(Key, V)).
+
+%! take_mix(+K:int, -R:list(int)) is det.
+%
+%  retract/1 of the first clause that unifies with mix(Key, V): [V], or [].
+take_mix(K, R) :- mix_key(K, Key), ( retract(mix(Key, V)) -> R = [V] ; R = [] ).
+
+%! drop_mix(+K:int) is det.
+%
+%  retractall/1 of mix(Key, _).
+drop_mix(K) :- mix_key(K, Key), retractall(mix(Key, _)).
+
+%! mix_vals(+K:int, -L:list(int)) is det.
+%
+%  The values of the clauses that unify with mix(Key, V), by calling mix/2.
+mix_vals(K, L) :- mix_key(K, Key), findall(V, mix(Key, V), L).
+
+%! mix_clauses(+K:int, -L:list(int)) is det.
+%
+%  The same through clause/2.
+mix_clauses(K, L) :- mix_key(K, Key), findall(V, clause(mix(Key, V), true), L).
+
+%! mix_sweep(+K:int) is det.
+%
+%  forall(clause(...), retract(...)) over the clauses that unify with mix(Key, V).
+mix_sweep(K) :- mix_key(K, Key), forall(clause(mix(Key, V), true), retract(mix(Key, V))).

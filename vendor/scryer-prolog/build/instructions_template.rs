@@ -629,6 +629,8 @@ enum SystemClauseType {
     IsExpandedOrInlined,
     #[strum_discriminants(strum(props(Arity = "3", Name = "$get_clause_p")))]
     GetClauseP,
+    #[strum_discriminants(strum(props(Arity = "3", Name = "$clause_candidates")))]
+    ClauseCandidates,
     #[strum_discriminants(strum(props(Arity = "6", Name = "$invoke_clause_at_p")))]
     InvokeClauseAtP,
     #[strum_discriminants(strum(props(Arity = "3", Name = "$get_from_attr_list")))]
@@ -1726,6 +1728,7 @@ fn generate_instruction_preface() -> TokenStream {
                     &Instruction::CallCompileInlineOrExpandedGoal |
                     &Instruction::CallIsExpandedOrInlined |
                     &Instruction::CallGetClauseP |
+                    &Instruction::CallClauseCandidates |
                     &Instruction::CallInvokeClauseAtP |
                     &Instruction::CallGetFromAttributedVarList |
                     &Instruction::CallPutToAttributedVarList |
@@ -1987,6 +1990,7 @@ fn generate_instruction_preface() -> TokenStream {
                     &Instruction::ExecuteCompileInlineOrExpandedGoal |
                     &Instruction::ExecuteIsExpandedOrInlined |
                     &Instruction::ExecuteGetClauseP |
+                    &Instruction::ExecuteClauseCandidates |
                     &Instruction::ExecuteInvokeClauseAtP |
                     &Instruction::ExecuteGetFromAttributedVarList |
                     &Instruction::ExecutePutToAttributedVarList |

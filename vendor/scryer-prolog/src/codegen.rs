@@ -1123,7 +1123,7 @@ impl CodeGenerator {
         'outer: for (right, clause) in clauses.iter().enumerate() {
             if let Some(args) = clause.args() {
                 for (instantiated_arg_index, arg) in args.iter().enumerate() {
-                    if !matches!(arg, Term::Var(..) | Term::AnonVar) {
+                    if !matches!(arg, Term::Var(..) | Term::AnonVar) && !unindexable_literal(arg) {
                         if optimal_index != instantiated_arg_index {
                             if left >= right {
                                 optimal_index = instantiated_arg_index;
@@ -1320,4 +1320,18 @@ impl CodeGenerator {
 
         Ok(code)
     }
+}
+
+/// Charon: whether `arg` is a number that first-argument indexing cannot key: a
+/// big integer or a rational is a pointer into the arena, which `switch_on_constant`
+/// tables hash and compare by address, so a call's copy of the same number never
+/// found the clause's (0.10.0: `p(10^20, V)` failed beside `p(100000000000000000000,
+/// 1). p(a, 2).`, and two clauses of the same big key were two keys). Such an
+/// argument is indexed as a variable is: the clause is reached through the choice
+/// chain and unified in full.
+pub(crate) fn unindexable_literal(arg: &Term) -> bool {
+    matches!(
+        arg,
+        Term::Literal(_, Literal::Integer(_) | Literal::Rational(_))
+    )
 }

@@ -1481,6 +1481,7 @@ impl<I: Indexer> CodeOffsets<I> {
 
                 self.index_structure(name, terms.len(), index);
             }
+            term if crate::codegen::unindexable_literal(term) => {}
             &Term::Literal(_, constant) => {
                 let overlapping_constants = self.index_constant(constant, index);
 

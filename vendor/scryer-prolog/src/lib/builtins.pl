@@ -1192,8 +1192,21 @@ clause(H, B) :-
 % running iteration (`forall(clause(p(X), true), retract(p(X)))` panicked with an
 % out-of-bounds access; an assert could be seen by the iteration).
 '$clause_snapshot'(Module, H, B) :-
-    findall(H-B, Module:'$clause'(H, B), Clauses),
+    (  Module == builtins ->
+       PredicateModule = user
+    ;  PredicateModule = Module
+    ),
+    (  '$clause_candidates'(H, PredicateModule, LPs) ->
+       % Only the clauses whose indexed argument can match (see call_retract/5).
+       findall(H-B, '$clause_candidate'(LPs, H, B, PredicateModule), Clauses)
+    ;  findall(H-B, Module:'$clause'(H, B), Clauses)
+    ),
     '$clause_member'(Clauses, H-B).
+
+'$clause_candidate'([L-P | LPs], H, B, Module) :-
+    (  '$invoke_clause_at_p'(H, B, L, P, _, Module)
+    ;  '$clause_candidate'(LPs, H, B, Module)
+    ).
 
 '$clause_member'([C | Cs], X) :-
     '$clause_member_'(Cs, X, C).
@@ -1276,8 +1289,15 @@ call_retract_helper(Head, Body, P, Module) :-
     '$get_clause_p'(Head, P, Module),
     true.
 
+% Charon: the clauses a retract tries are those whose indexed argument can match
+% (see '$clause_candidates'/3 in src/machine/system_calls.rs), not every clause of
+% the predicate; retract_clauses/6 unifies each in full, in clause order, from this
+% list taken once (the logical update view).
 call_retract(Head, Body, Name, Arity, Module) :-
-    findall(P, builtins:call_retract_helper(Head, Body, P, Module), Ps),
+    (  '$clause_candidates'(Head, Module, Ps0) ->
+       Ps = Ps0
+    ;  findall(P, builtins:call_retract_helper(Head, Body, P, Module), Ps)
+    ),
     retract_clauses(Ps, Head, Body, Name, Arity, Module).
 
 retract_clause(Head, Body) :-

@@ -55,16 +55,39 @@ fn lower_bound_of_target_clause(skeleton: &mut PredicateSkeleton, target_pos: us
         .opt_arg_index_key
         .switch_on_term_loc()
     {
-        let search_result = skeleton.clauses.make_contiguous()
-            [0..skeleton.core.clause_assert_margin]
+        // Charon: a search's answer is taken only if that clause is in the same
+        // indexed run (its indexing code is `index_loc`). In 0.10.0 a run that
+        // began after the asserta/1 part (an assertz/1 of a clause indexed on
+        // another argument, after an asserta/1) was taken to begin at clause 0, and
+        // the next assertz/1 was threaded into the wrong run: a call then met the
+        // clauses out of order.
+        let in_run = |clauses: &[ClauseIndexInfo], i: usize| {
+            clauses
+                .get(i)
+                .is_some_and(|c| c.opt_arg_index_key.switch_on_term_loc() == Some(index_loc))
+        };
+        let margin = skeleton.core.clause_assert_margin;
+        let clauses = skeleton.clauses.make_contiguous();
+        let search_result = clauses[0..margin]
             .partition_point(|clause_index_info| clause_index_info.clause_start > index_loc);
 
-        if search_result < skeleton.core.clause_assert_margin {
+        if search_result < margin && in_run(clauses, search_result) {
             search_result
         } else {
-            skeleton.clauses.make_contiguous()[skeleton.core.clause_assert_margin..]
+            let found = clauses[margin..]
                 .partition_point(|clause_index_info| clause_index_info.clause_start < index_loc)
-                + skeleton.core.clause_assert_margin
+                + margin;
+            if in_run(clauses, found) && (found == 0 || !in_run(clauses, found - 1)) {
+                found
+            } else {
+                // The run's first clause, walking back (never taken in the cases
+                // above; kept so that a layout they miss is still right).
+                let mut first = index;
+                while first > 0 && in_run(clauses, first - 1) {
+                    first -= 1;
+                }
+                first
+            }
         }
     } else {
         index
@@ -1135,12 +1158,25 @@ fn append_compiled_clause(
                 .opt_arg_index_key
                 .switch_on_term_loc()
             {
-                Some(_) => {
+                Some(index_loc) => {
+                    // Charon: the outer choice instruction of a dynamic predicate's
+                    // indexed run is found from its indexing code, as
+                    // prepend_compiled_clause finds it: a retract of the run's first
+                    // clause leaves that clause's code in place (marked dead) and
+                    // the next clause's clause_start where it was, so that
+                    // `clause_start - 2` no longer points at it (0.10.0 panicked on
+                    // an assertz of an unindexed clause after it).
+                    let outer = if skeleton.core.is_dynamic {
+                        find_dynamic_outer_choice_instr(code, index_loc)
+                    } else {
+                        skeleton.clauses[lower_bound].clause_start - 2
+                    };
+
                     if lower_bound == 0 {
-                        code_ptr_opt = Some(skeleton.clauses[lower_bound].clause_start - 2);
+                        code_ptr_opt = Some(outer);
                     }
 
-                    find_outer_choice_instr(code, skeleton.clauses[lower_bound].clause_start - 2)
+                    find_outer_choice_instr(code, outer)
                 }
                 None => {
                     if lower_bound == 0 {

@@ -5409,6 +5409,14 @@ impl Machine {
 
                         step_or_fail!(self, self.machine_st.p = self.machine_st.cp);
                     }
+                    &Instruction::CallClauseCandidates => {
+                        try_or_throw!(self.machine_st, self.clause_candidates());
+                        step_or_fail!(self, self.machine_st.p += 1);
+                    }
+                    &Instruction::ExecuteClauseCandidates => {
+                        try_or_throw!(self.machine_st, self.clause_candidates());
+                        step_or_fail!(self, self.machine_st.p = self.machine_st.cp);
+                    }
                     &Instruction::CallInvokeClauseAtP => {
                         let key_cell = self.machine_st.registers[1];
                         let key = self.machine_st.name_and_arity_from_heap(key_cell).unwrap();

@@ -1353,6 +1353,188 @@ impl Machine {
         }
     }
 
+    /// Charon: `'$clause_candidates'(Head, Module, LPs)`: the `L-P` pairs of
+    /// `'$get_clause_p'/3` (the clause's `'$clause'/2` location and code), in
+    /// clause order, of the clauses of the dynamic predicate of `Head` in `Module`
+    /// whose indexed argument can unify with `Head`'s. A clause is left out only
+    /// when its index key is an atom, a small integer or a compound and `Head`'s
+    /// argument there is another atom or small integer; every other clause is a
+    /// candidate, which `'$invoke_clause_at_p'/6` unifies in full. It fails (and
+    /// retract/1 falls back to unifying every `'$clause'/2` clause) when the
+    /// `'$clause'/2` code is not laid out as `'$get_clause_p'/3` reads it.
+    ///
+    /// 0.10.0 found a retract's clauses by running `'$clause'/2`, which holds
+    /// every clause of every dynamic predicate under one first-argument key (the
+    /// head's functor): an upsert by key at 100,000 facts unified 100,000 heads.
+    pub(crate) fn clause_candidates(&mut self) -> CallResult {
+        use crate::machine::loader::CompilationTarget;
+
+        let head = self.deref_register(1);
+        let module_name = cell_as_atom!(self.deref_register(2));
+
+        let Some(key) = self.machine_st.name_and_arity_from_heap(head) else {
+            self.machine_st.fail = true;
+            return Ok(());
+        };
+
+        let compilation_target = if module_name == atom!("user") {
+            CompilationTarget::User
+        } else {
+            CompilationTarget::Module(module_name)
+        };
+
+        let clause_module = match compilation_target {
+            CompilationTarget::User => atom!("builtins"),
+            CompilationTarget::Module(target) => target,
+        };
+
+        let Some(skeleton) = self
+            .indices
+            .get_predicate_skeleton(&compilation_target, &key)
+        else {
+            self.machine_st.fail = true;
+            return Ok(());
+        };
+
+        let count = skeleton.clauses.len();
+
+        if count == 0 || skeleton.core.clause_clause_locs.len() != count {
+            self.machine_st.fail = true;
+            return Ok(());
+        }
+
+        let Some(mut bp) = self
+            .indices
+            .get_predicate_code_index(atom!("$clause"), 2, clause_module)
+            .and_then(|idx| {
+                self.machine_st
+                    .arena
+                    .code_index_tbl
+                    .get_entry(idx.into())
+                    .local()
+            })
+        else {
+            self.machine_st.fail = true;
+            return Ok(());
+        };
+
+        let layout = loop {
+            match &self.code[bp] {
+                Instruction::IndexingCode(ref indexing_code) => {
+                    break clause_clause_layout(indexing_code, bp, key);
+                }
+                &Instruction::RevJmpBy(offset) => bp -= offset,
+                _ => break Some(ClauseClauseLayout::Single(bp)),
+            }
+        };
+
+        let code_of = |i: usize| -> Option<usize> {
+            match layout {
+                Some(ClauseClauseLayout::Single(p)) if count == 1 && i == 0 => Some(p),
+                Some(ClauseClauseLayout::Choices(bp, line)) => match &self.code[bp] {
+                    Instruction::IndexingCode(ref indexing_code) => match &indexing_code[line] {
+                        IndexingLine::IndexedChoice(choices) if choices.len() == count => {
+                            Some(bp + choices[i].offset())
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+
+        // The head's argument at `arg` (1-based) as an atom or a small integer.
+        #[derive(PartialEq)]
+        enum Atomic {
+            Atom(Atom),
+            Fixnum(i64),
+        }
+
+        let head_args = read_heap_cell!(head,
+            (HeapCellValueTag::Str, s) => {
+                Some(s)
+            }
+            _ => {
+                None
+            }
+        );
+
+        let atomic_arg = |arg: usize| -> Option<Atomic> {
+            let s = head_args?;
+            if arg == 0 || arg > key.1 {
+                return None;
+            }
+            let value = self
+                .machine_st
+                .store(self.machine_st.deref(self.machine_st.heap[s + arg]));
+            read_heap_cell!(value,
+                (HeapCellValueTag::Atom, (name, arity)) => {
+                    (arity == 0).then_some(Atomic::Atom(name))
+                }
+                (HeapCellValueTag::Fixnum, n) => {
+                    Some(Atomic::Fixnum(n.get_num()))
+                }
+                _ => {
+                    None
+                }
+            )
+        };
+
+        let mut arg_cache: Option<(usize, Option<Atomic>)> = None;
+        let mut pairs = Vec::new();
+
+        for (i, clause) in skeleton.clauses.iter().enumerate() {
+            let arg = clause.opt_arg_index_key.arg_num();
+            let excluded = arg > 0 && {
+                if arg_cache.as_ref().is_none_or(|(a, _)| *a != arg) {
+                    arg_cache = Some((arg, atomic_arg(arg)));
+                }
+                match (&clause.opt_arg_index_key, &arg_cache.as_ref().unwrap().1) {
+                    (_, None) => false,
+                    (OptArgIndexKey::Literal(_, _, Literal::Atom(a), _), Some(value)) => {
+                        *value != Atomic::Atom(*a)
+                    }
+                    (OptArgIndexKey::Literal(_, _, Literal::Fixnum(n), _), Some(value)) => {
+                        *value != Atomic::Fixnum(n.get_num())
+                    }
+                    (OptArgIndexKey::Structure(_, _, _, arity), Some(_)) => *arity > 0,
+                    _ => false,
+                }
+            };
+
+            if excluded {
+                continue;
+            }
+
+            let Some(p) = code_of(i) else {
+                self.machine_st.fail = true;
+                return Ok(());
+            };
+
+            pairs.push((skeleton.core.clause_clause_locs[i], p));
+        }
+
+        let mut cells = Vec::with_capacity(pairs.len());
+
+        for (l, p) in pairs {
+            let (l, p) = (l as i64, p as i64);
+            let mut writer = Heap::functor_writer(functor!(atom!("-"), [fixnum(l), fixnum(p)]));
+            cells.push(resource_error_call_result!(
+                self.machine_st,
+                writer(&mut self.machine_st.heap)
+            ));
+        }
+
+        let list = resource_error_call_result!(
+            self.machine_st,
+            sized_iter_to_heap_list(&mut self.machine_st.heap, cells.len(), cells.into_iter())
+        );
+
+        unify!(self.machine_st, self.machine_st.registers[3], list);
+        Ok(())
+    }
+
     #[inline(always)]
     pub(crate) fn deref_register(&self, i: usize) -> HeapCellValue {
         self.machine_st
@@ -9512,5 +9694,57 @@ struct MyKey<T: core::fmt::Debug + PartialEq>(T);
 impl hkdf::KeyType for MyKey<usize> {
     fn len(&self) -> usize {
         self.0
+    }
+}
+
+/// Charon: where the `'$clause'/2` clauses of one predicate start (see
+/// `Machine::clause_candidates`): one clause's code, or an indexed choice over all
+/// of them, in clause order (the code at `.0`, its indexing line `.1`).
+enum ClauseClauseLayout {
+    Single(usize),
+    Choices(usize, usize),
+}
+
+/// Charon: [`ClauseClauseLayout`] of the predicate `key` in the `'$clause'/2`
+/// indexing code at `bp`, read as `Machine::get_clause_p` reads it; `None` for
+/// any other layout.
+fn clause_clause_layout(
+    indexing_code: &[IndexingLine],
+    bp: usize,
+    key: PredicateKey,
+) -> Option<ClauseClauseLayout> {
+    let first = match &indexing_code[0] {
+        &IndexingLine::Indexing(IndexingInstruction::SwitchOnTerm(_, _, c, _, s)) => {
+            if key.1 > 0 {
+                s
+            } else {
+                c
+            }
+        }
+        _ => return None,
+    };
+    let boip = match first {
+        IndexingCodePtr::External(p) => return Some(ClauseClauseLayout::Single(bp + p)),
+        IndexingCodePtr::Internal(boip) => boip,
+        _ => return None,
+    };
+    let next = match &indexing_code[boip] {
+        IndexingLine::Indexing(IndexingInstruction::SwitchOnStructure(ref hm)) => hm.get(&key),
+        IndexingLine::Indexing(IndexingInstruction::SwitchOnConstant(ref hm)) => {
+            hm.get(&atom_as_cell!(key.0))
+        }
+        _ => None,
+    };
+    let boip = match (next, &indexing_code[boip]) {
+        (Some(&IndexingCodePtr::External(p)), _) => {
+            return Some(ClauseClauseLayout::Single(bp + p))
+        }
+        (Some(&IndexingCodePtr::Internal(o)), _) => boip + o,
+        (None, IndexingLine::IndexedChoice(_)) => boip,
+        _ => return None,
+    };
+    match &indexing_code[boip] {
+        IndexingLine::IndexedChoice(_) => Some(ClauseClauseLayout::Choices(bp, boip)),
+        _ => None,
     }
 }
