@@ -54,7 +54,7 @@ get_books_before(Year, Id, Title) :-
 %  @arg Author Author(s).
 %  @arg Year   Year of publication.
 put_book(Id, Title, Author, Year) :-
-    (   book(Id, _, _, _)       % an indexed lookup; retractall/1 alone scans every book
+    (   book(Id, _, _, _)       % an indexed lookup; retractall/1 walks every book's index key
     ->  retractall(book(Id, _, _, _))
     ;   true
     ),

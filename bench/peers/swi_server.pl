@@ -40,6 +40,12 @@
 % knowledge base defines them: JSON arguments as Charon takes them, `true` back.
 :- http_handler(root(grant), grant, [methods([post])]).
 :- http_handler(root(add_note), add_note, [methods([post])]).
+% The write idioms of scripts/bench-write-idioms.sh (bench/write_idioms.py writes
+% a knowledge base of book/4 facts that defines them).
+:- http_handler(root(add_book), book_write(add_book), [methods([post])]).
+:- http_handler(root(upsert_book), book_write(upsert_book), [methods([post])]).
+:- http_handler(root(move_book), book_write(move_book), [methods([post])]).
+:- http_handler(root(find_book), book_write(find_book), [methods([post])]).
 
 main(Argv) :-
     argv_options(Argv, _Positional, Options),
@@ -91,6 +97,25 @@ add_note(Request) :-
     atom_string(Text, Args.'Text'),
     once(kb:add_note(Text)),
     reply_compact(true).
+
+%  POST /add_book and /upsert_book {"Id", "Title", "Author", "Year"}, POST
+%  /move_book {"Id"} -> true (false when move_book finds no book), POST /find_book
+%  {"Id"} -> the title, or null: the shapes Charon serves for the same operations.
+book_write(Op, Request) :-
+    http_read_json_dict(Request, Args),
+    atom_string(Id, Args.'Id'),
+    (   Op == move_book
+    ->  ( once(kb:move_book(Id)) -> reply_compact(true) ; reply_compact(false) )
+    ;   Op == find_book
+    ->  (   once(kb:find_book(Id, Title))
+        ->  format("Content-Type: application/json~n~n"),
+            json_write(current_output, Title, [width(0)])
+        ;   format("Content-Type: application/json~n~nnull")
+        )
+    ;   Goal =.. [Op, Id, Args.'Title', Args.'Author', Args.'Year'],
+        once(kb:Goal),
+        reply_compact(true)
+    ).
 
 %  reply_compact(+Answer): true, false, or a list of atoms, as JSON without any
 %  white space. (json_write/3 with width(0) still writes ", " between array

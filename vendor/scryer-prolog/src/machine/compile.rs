@@ -55,8 +55,8 @@ fn lower_bound_of_target_clause(skeleton: &mut PredicateSkeleton, target_pos: us
         .opt_arg_index_key
         .switch_on_term_loc()
     {
-        // Charon: a search's answer is taken only if that clause is in the same
-        // indexed run (its indexing code is `index_loc`). In 0.10.0 a run that
+        // Charon: the search of the asserta/1 part is taken only if its answer is
+        // in the same indexed run (its indexing code is `index_loc`). In 0.10.0 a run that
         // began after the asserta/1 part (an assertz/1 of a clause indexed on
         // another argument, after an asserta/1) was taken to begin at clause 0, and
         // the next assertz/1 was threaded into the wrong run: a call then met the
@@ -74,20 +74,9 @@ fn lower_bound_of_target_clause(skeleton: &mut PredicateSkeleton, target_pos: us
         if search_result < margin && in_run(clauses, search_result) {
             search_result
         } else {
-            let found = clauses[margin..]
+            clauses[margin..]
                 .partition_point(|clause_index_info| clause_index_info.clause_start < index_loc)
-                + margin;
-            if in_run(clauses, found) && (found == 0 || !in_run(clauses, found - 1)) {
-                found
-            } else {
-                // The run's first clause, walking back (never taken in the cases
-                // above; kept so that a layout they miss is still right).
-                let mut first = index;
-                while first > 0 && in_run(clauses, first - 1) {
-                    first -= 1;
-                }
-                first
-            }
+                + margin
         }
     } else {
         index
