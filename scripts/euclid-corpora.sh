@@ -1,9 +1,4 @@
 #!/usr/bin/env bash
-# NOT in the test command yet: on euclid-mcp 0.5.0's own test corpus it exits 1 with
-# 12 known differences that are Charon's bugs (AND continuation lines, `?-` queries,
-# `true` in a body, NFD Unicode, no 5,000-character query limit, compound spacing),
-# listed in the session note of 2026-12-04. scripts/euclid-side-by-side.sh (the
-# repository's examples) is the one test.sh runs; this one replaces it once they pass.
 # Euclid-IR side by side with the reference implementation (tests/euclid/corpora.py):
 # installs euclid-mcp from PyPI, with pytest, into ~/.cache/charon-tools/euclid-venv-VERSION
 # on first use (it runs SWI-Prolog, which scripts/swipl.sh installs), and downloads and
@@ -21,12 +16,12 @@ BIN="${CARGO_TARGET_DIR:-target}/release/charon"
 SWIPL="$(scripts/swipl.sh)"
 export PATH="$(dirname "$SWIPL"):$PATH"
 if ! "$VENV/bin/python" -c 'import euclid_mcp, pytest' 2>/dev/null; then
-  echo "euclid-side-by-side: installing euclid-mcp==$EUCLID_VERSION and pytest into $VENV" >&2
+  echo "euclid-corpora: installing euclid-mcp==$EUCLID_VERSION and pytest into $VENV" >&2
   test -x "$VENV/bin/python" || python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "euclid-mcp==$EUCLID_VERSION" pytest >&2
 fi
 if ! test -f "$SDIST/euclid_mcp-$EUCLID_VERSION/README.md"; then
-  echo "euclid-side-by-side: downloading the euclid-mcp==$EUCLID_VERSION sdist into $SDIST" >&2
+  echo "euclid-corpora: downloading the euclid-mcp==$EUCLID_VERSION sdist into $SDIST" >&2
   rm -rf "$SDIST.tmp" && mkdir -p "$SDIST.tmp"
   "$VENV/bin/pip" download --quiet --disable-pip-version-check --no-binary :all: --no-deps \
     --dest "$SDIST.tmp" "euclid-mcp==$EUCLID_VERSION" >&2

@@ -48,5 +48,6 @@ scripts/outside-check.sh
 scripts/api-checks.sh
 scripts/mcp-checks.sh
 scripts/docs-check.sh
-# Euclid-IR beside the reference implementation (Euclid-MCP from PyPI).
-scripts/euclid-side-by-side.sh
+# Euclid-IR beside the reference implementation (Euclid-MCP from PyPI): the repository's
+# examples, every call the reference's own test suite makes, and its README's examples.
+scripts/euclid-corpora.sh

@@ -468,6 +468,10 @@ struct LimitArgs {
     /// reference's limit by default). Example: --max-knowledge-bytes 2000000
     #[arg(long, value_name = "BYTES", default_value_t = ReasonConfig::default().max_knowledge_bytes)]
     max_knowledge_bytes: usize,
+    /// Reasoning tools: the longest query a request may give on its own, in
+    /// characters (the reference's limit by default). Example: --max-query-chars 20000
+    #[arg(long, value_name = "CHARS", default_value_t = ReasonConfig::default().max_query_chars)]
+    max_query_chars: usize,
     /// Reasoning tools: the most solutions a request may ask for (max_solutions;
     /// the reference's limit by default). Example: --max-solutions-limit 5000
     #[arg(long, value_name = "N", default_value_t = ReasonConfig::default().max_solutions_limit)]
@@ -623,6 +627,7 @@ impl LimitArgs {
         config.max_proof_nodes = self.max_proof_nodes.max(1);
         config.max_answer_bytes = self.max_answer_bytes.max(1024);
         config.max_knowledge_bytes = self.max_knowledge_bytes.max(1);
+        config.max_query_chars = self.max_query_chars.max(1);
         config.max_solutions_limit = self.max_solutions_limit.max(1);
         config.max_depth_limit = self.max_depth_limit.max(1);
         config

@@ -53,7 +53,7 @@ fn walk<'a>(node: &'a ProofNode, out: &mut Vec<&'a ProofNode>) {
 /// Charon always read: the answers must be identical (and not empty).
 #[test]
 fn every_construct_of_the_reference_reads_to_the_rewritten_meaning() {
-    let cases: [(&str, &str, &str, &str); 14] = [
+    let cases: [(&str, &str, &str, &str); 18] = [
         (
             "single and double quoted strings are constants",
             "title(c1, 'Maintain separate accounts')\ntitle(c2, \"Patch \\\"fast\\\"\")",
@@ -135,6 +135,30 @@ fn every_construct_of_the_reference_reads_to_the_rewritten_meaning() {
             "q($x)",
         ),
         (
+            "AND at the start of a line continues the rule above",
+            "n(0)\nn(3)\nbig($x) IF n($x)\n    AND $x > 1\n    and $x < 5\nn(7)",
+            "n(0)\nn(3)\nbig($x) IF n($x) AND $x > 1 AND $x < 5\nn(7)",
+            "big($x)",
+        ),
+        (
+            "?- before a query",
+            "p(a)\np(b)\n?- p($x)",
+            "p(a)\np(b)\n? p($x)",
+            "?- p($x)",
+        ),
+        (
+            "decomposed accents (NFD) are the composed name (NFC)",
+            "citta\u{300}(roma)\nin($x) IF citt\u{e0}($x)",
+            "citt\u{e0}(roma)\nin($x) IF citt\u{e0}($x)",
+            "citta\u{300}($x) AND in($y)",
+        ),
+        (
+            "true in a body always holds, NOT false too",
+            "p(a)\nt IF true\nq($x) IF p($x) AND true AND NOT false",
+            "p(a)\nt\nq($x) IF p($x)",
+            "t AND q($x)",
+        ),
+        (
             "== and != on constants",
             "team(alice, ops)\nteam(bob, dev)\nops($u) IF team($u, $t) AND $t == ops\nnot_ops($u) IF team($u, $t) AND ops != $t",
             "team(alice, ops)\nteam(bob, dev)\nops($u) IF team($u, ops)\nnot_ops($u) IF team($u, dev)",
@@ -173,7 +197,7 @@ fn every_construct_of_the_reference_reads_to_the_rewritten_meaning() {
             "non-ASCII names" => assert_eq!(got, [json!({"a": "张三", "b": "张小明"})]),
             "nested terms unify structurally" => assert_eq!(
                 got[0],
-                json!({"start": "cfg(q0, tape(a, b))", "last": "cfg(q1, tape(b, b))"}),
+                json!({"start": "cfg(q0,tape(a,b))", "last": "cfg(q1,tape(b,b))"}),
                 "{got:?}"
             ),
             _ => assert_eq!(got, want, "{what}"),
@@ -241,6 +265,8 @@ fn what_language_excludes_is_still_refused_with_its_workaround() {
         ("p($x) IF lists:member($x)", "modules"),
         ("p($x) IF call(q)", "meta-calls"),
         ("p($x) IF q($x) AND $x = 1", "unification (=)"),
+        ("p($x) IF q($x)\n  OR r($x)", "disjunction"),
+        ("p($x) IF (q($x) OR r($x))", "disjunction"),
     ] {
         let f = match reasoner().reason(&ReasonRequest::new(kb, "p($x)")) {
             ReasonResult::Failed(f) => f.error,
@@ -256,6 +282,47 @@ fn what_language_excludes_is_still_refused_with_its_workaround() {
         answers("gate(or, 2)\ngate(and, 2)", "gate($g, 2)"),
         [json!({"g": "and"}), json!({"g": "or"})]
     );
+}
+
+/// `true` and `false` are the reference's reserved literals: goals that always and
+/// never hold, refused as facts, heads and predicate names, plain data as arguments;
+/// a query longer than the reference's 5,000 characters is refused unless the limit
+/// is raised; goals in brackets are refused with what to write.
+#[test]
+fn reserved_literals_query_length_and_grouped_goals_as_the_reference_reads_them() {
+    assert_eq!(
+        answers("r($x) IF NOT true\nr(b) IF false\nr(c)", "r($x)"),
+        [json!({"x": "c"})]
+    );
+    assert_eq!(answers("p(false, x)", "p($a, x)"), [json!({"a": "false"})]);
+    assert_eq!(answers("p(a)", "true AND p($x)"), [json!({"x": "a"})]);
+    assert!(answers("p(a)", "false AND p($x)").is_empty());
+    for kb in ["true", "false IF p(a)", "true(x)", "p($x) IF false(x)"] {
+        let e = try_answers(kb, "p($x)").expect_err(kb);
+        assert!(e.contains("reserved literal"), "{kb}: {e}");
+    }
+    // The proof of `t IF true` shows the literal as a step of its own.
+    let proof = &proofs("t IF true  # rule: T-1", "t")[0];
+    assert_eq!(proof.rule_id.as_deref(), Some("T-1"));
+    assert_eq!(proof.children[0].goal, "true");
+
+    let long = format!("p({})", "a".repeat(4998));
+    assert_eq!(long.chars().count(), 5001);
+    let e = try_answers("p(a)", &long).expect_err("a 5,001-character query");
+    assert!(e.contains("5001 characters, over the limit of 5000"), "{e}");
+    let most = format!("p({})", "a".repeat(4997));
+    assert!(try_answers("p(a)", &most).is_ok());
+    let mut config = charon::reason::ReasonConfig::default();
+    config.max_query_chars = 10_000;
+    let raised = Reasoner::with_config(charon::EngineConfig::default(), config).expect("reasoner");
+    let answered = raised.reason(&ReasonRequest::new("p(a)", long.as_str()));
+    assert!(
+        matches!(answered, ReasonResult::Answered(_)),
+        "{answered:?}"
+    );
+
+    let e = try_answers("q(a)\np($x) IF (q($x) AND q($x))", "p($x)").expect_err("grouped goals");
+    assert!(e.contains("brackets group arithmetic, not goals"), "{e}");
 }
 
 /// The audit example in `examples/reasoning/reference-style`: written the way the
@@ -904,7 +971,7 @@ fn facts_with_variables_hold_for_every_value() {
     let got = answers(kb, "final(cfg(run, tape(blank, cell(0, blank))), $end)");
     assert_eq!(
         got,
-        [json!({"end": "cfg(done, tape(blank, cell(1, blank)))"})],
+        [json!({"end": "cfg(done,tape(blank,cell(1,blank)))"})],
         "{got:?}"
     );
     let mut goals = Vec::new();

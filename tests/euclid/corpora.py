@@ -43,8 +43,8 @@ compared instead, asked again with 1000. Without a query (or with an empty one),
 reference answers the knowledge's last `?` line, Charon every one: its last answer is
 compared.
 
-Usage (a Python with euclid-mcp and pytest installed; scripts/euclid-side-by-side.sh
-sets it up):
+Usage (a Python with euclid-mcp and pytest installed; scripts/euclid-corpora.sh sets it
+up, and the test command runs it):
   python tests/euclid/corpora.py CHARON_BINARY SDIST_DIR [--save-corpus FILE] [-v]
 SDIST_DIR is the unpacked euclid-mcp sdist (tests/, README.md). --save-corpus writes
 the cases of the three corpora as JSON; --verbose prints every case.

@@ -69,6 +69,16 @@ impl Atom {
     pub fn indicator(&self) -> String {
         format!("{}/{}", self.name, self.args.len())
     }
+
+    /// `Some(true)` for the goal `true`, `Some(false)` for `false`: the two
+    /// reserved literals of a body or query, which name no predicate.
+    pub fn truth(&self) -> Option<bool> {
+        match (self.name.as_str(), self.args.is_empty()) {
+            ("true", true) => Some(true),
+            ("false", true) => Some(false),
+            _ => None,
+        }
+    }
 }
 
 /// An argument.
@@ -201,6 +211,25 @@ impl Literal {
         match self {
             Literal::Pos(a) | Literal::Not(a) => a.pos,
             Literal::Compare(c) => c.pos,
+        }
+    }
+
+    /// Whether the literal always holds (`true`, `NOT false`) or never does
+    /// (`false`, `NOT true`); `None` for every other literal.
+    pub fn truth(&self) -> Option<bool> {
+        match self {
+            Literal::Pos(a) => a.truth(),
+            Literal::Not(a) => a.truth().map(|t| !t),
+            Literal::Compare(_) => None,
+        }
+    }
+
+    /// The goal of the knowledge this literal calls, positive or negated: `None`
+    /// for a comparison and for `true` and `false`, which call nothing.
+    pub fn called(&self) -> Option<&Atom> {
+        match self {
+            Literal::Pos(a) | Literal::Not(a) if a.truth().is_none() => Some(a),
+            _ => None,
         }
     }
 }

@@ -76,7 +76,7 @@ pub fn check(program: &Program) -> Vec<Issue> {
     let mut reported = BTreeSet::new();
     for body in bodies {
         for lit in body {
-            let (Literal::Pos(a) | Literal::Not(a)) = lit else {
+            let Some(a) = lit.called() else {
                 continue;
             };
             if defined.contains_key(&(a.name.as_str(), a.args.len())) {
@@ -161,10 +161,7 @@ fn circular_rules<'a>(program: &'a Program, issues: &mut Vec<Issue>) -> BTreeSet
     let names = |c: &'a Clause| -> BTreeSet<&'a str> {
         c.body
             .iter()
-            .filter_map(|l| match l {
-                Literal::Pos(a) | Literal::Not(a) => Some(a.name.as_str()),
-                Literal::Compare(_) => None,
-            })
+            .filter_map(|l| l.called().map(|a| a.name.as_str()))
             .collect()
     };
     let mut based: BTreeSet<&str> = BTreeSet::new();
@@ -223,6 +220,10 @@ fn recursion_without_base(program: &Program, circular: &BTreeSet<&str>, issues: 
         let mut count = 0;
         for l in &c.body {
             if let Literal::Pos(a) = l {
+                // `true` needs nothing; `false` is never proved, so its clause waits.
+                if a.truth() == Some(true) {
+                    continue;
+                }
                 count += 1;
                 if let Some(&callee) = index.get(&(a.name.as_str(), a.args.len())) {
                     callers[callee].push(ci);
@@ -467,11 +468,10 @@ fn negation_cycles<'p>(program: &'p Program, issues: &mut Vec<Issue>) {
     for c in &program.clauses {
         let from = id((c.head.name.as_str(), c.head.args.len()), &mut names);
         for lit in &c.body {
-            let (a, negative) = match lit {
-                Literal::Pos(a) => (a, false),
-                Literal::Not(a) => (a, true),
-                Literal::Compare(_) => continue,
+            let Some(a) = lit.called() else {
+                continue;
             };
+            let negative = matches!(lit, Literal::Not(_));
             let to = id((a.name.as_str(), a.args.len()), &mut names);
             edges.push((from, to, negative, a.pos));
         }

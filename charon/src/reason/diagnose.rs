@@ -177,6 +177,8 @@ pub enum FailReason {
     NotTraced,
     /// The goal could not be evaluated (the engine's message says why).
     Error,
+    /// The goal is `false`, which never holds.
+    AlwaysFalse,
 }
 
 /// One rule tried for a failed goal.
@@ -399,6 +401,12 @@ impl<'r> Session<'r> {
             proof: None,
             closest: Vec::new(),
         };
+        if goal.truth() == Some(false) {
+            return node(
+                FailReason::AlwaysFalse,
+                "`false` never holds: a rule with it in its body proves nothing (facts for its head can come with the request)".into(),
+            );
+        }
         let indexes = self.clauses_of(goal).to_vec();
         if indexes.is_empty() {
             let mut others: Vec<usize> = self
@@ -815,6 +823,18 @@ impl<'r> Session<'r> {
         }
         let (lit, depth) = goals.remove(at);
         let lit = apply(&lit, &subst);
+        if let Some(holds) = lit.truth() {
+            // `true` needs nothing; `false` closes the branch (no fact can make it hold).
+            if holds {
+                children.push(Abduction {
+                    goals,
+                    subst,
+                    assumed,
+                    deferred,
+                });
+            }
+            return children;
+        }
         match &lit {
             Literal::Compare(c) if matches!(c.op, CmpOp::Same | CmpOp::Differ) => {
                 let same = same_value(&c.left, &c.right);
@@ -1227,7 +1247,7 @@ impl Reasoner {
     fn diagnosis(&self, request: &DiagnoseRequest) -> Result<Diagnosis, Failure> {
         let limits = self.limits(None, request.max_depth, Some(self.config.max_proofs))?;
         let compiled = self.compile(&request.knowledge)?;
-        let query = Self::request_query(&compiled, request.query.as_deref())?;
+        let query = self.request_query(&compiled, request.query.as_deref())?;
         // The goal itself, answered as `reason` would.
         let first = match self.solve(&compiled, query.clone(), &limits, "diagnose") {
             ReasonResult::Answered(a) => a,

@@ -1,9 +1,10 @@
 //! Euclid-IR → Prolog. The only place that writes Prolog for the reasoning toolkit,
 //! and it writes from an allow-list: a clause head and body goals of the knowledge's
 //! own predicates (every name carries the program's private prefix, so no goal can
-//! name a built-in), `\+` of those, arithmetic comparisons over numbers and
-//! variables, and the runtime's depth step. The runtime (`runtime.pl`) checks every
-//! clause and every query against the same list again before it runs anything.
+//! name a built-in), `\+` of those, `true` and `fail` (the literals `true` and
+//! `false`), arithmetic comparisons over numbers and variables, and the runtime's
+//! depth step. The runtime (`runtime.pl`) checks every clause and every query
+//! against the same list again before it runs anything.
 //!
 //! A predicate `p/n` becomes `'<prefix>p'/(n+2)`: the two extra arguments are the
 //! depth left and the proof. A fact's proof is its clause index `I`, a rule's is
@@ -76,7 +77,7 @@ pub(crate) fn lower_program(program: &Program, prefix: &str) -> String {
         .chain(program.queries.iter().map(|q| &q.body[..]));
     for body in bodies {
         for lit in body {
-            if let Literal::Pos(a) | Literal::Not(a) = lit {
+            if let Some(a) = lit.called() {
                 let key = (a.name.clone(), a.args.len());
                 if !members.contains_key(&key) {
                     undefined.insert(key, ());
@@ -200,6 +201,10 @@ impl<'a> Names<'a> {
             if i > 0 {
                 out.push_str(", ");
             }
+            if let Some(holds) = lit.truth() {
+                out.push_str(if holds { "true" } else { "fail" });
+                continue;
+            }
             match lit {
                 Literal::Pos(a) => {
                     self.call(out, prefix, a, depth);
@@ -314,7 +319,7 @@ fn clause(out: &mut String, c: &Clause, index: usize, prefix: &str) {
     let positive = c
         .body
         .iter()
-        .filter(|l| matches!(l, Literal::Pos(_)))
+        .filter(|l| matches!(l, Literal::Pos(_)) && l.truth().is_none())
         .count();
     let _ = write!(out, "r({index},");
     tuple(out, 'v', (0..vars.len()).map(|i| format!("KV{i}")));

@@ -128,6 +128,9 @@ pub struct ReasonConfig {
     /// Largest knowledge text accepted, in bytes (default 500,000, the
     /// reference implementation's limit).
     pub max_knowledge_bytes: usize,
+    /// Longest query a request may give on its own, in characters (default
+    /// 5,000, the reference implementation's limit).
+    pub max_query_chars: usize,
     /// Solutions returned when a request does not say.
     pub max_solutions: usize,
     /// The most solutions a request may ask for (default 1,000, the reference's
@@ -160,6 +163,7 @@ impl Default for ReasonConfig {
     fn default() -> Self {
         ReasonConfig {
             max_knowledge_bytes: 500_000,
+            max_query_chars: 5_000,
             max_solutions: 100,
             max_solutions_limit: 1000,
             max_depth: 50,
@@ -744,9 +748,22 @@ impl Reasoner {
     }
 
     /// The query of a request: its own, or the knowledge's single `? query`.
-    fn request_query(compiled: &Compiled, text: Option<&str>) -> Result<Query, Failure> {
+    fn request_query(&self, compiled: &Compiled, text: Option<&str>) -> Result<Query, Failure> {
         match text {
-            Some(text) => parse_query(text).map_err(|e| Failure::parse(e, "query")),
+            Some(text) => {
+                let limit = self.config.max_query_chars;
+                // Counted only up to the limit: a huge query costs no more than this.
+                if text.chars().nth(limit).is_some() {
+                    return Err(Failure::new(
+                        FailureKind::TooLarge,
+                        format!(
+                            "the query is {} characters, over the limit of {limit}: ask a shorter question (put the details in the knowledge), or raise the limit",
+                            text.chars().count()
+                        ),
+                    ));
+                }
+                parse_query(text).map_err(|e| Failure::parse(e, "query"))
+            }
             None => match &compiled.program.queries[..] {
                 [one] => Ok(one.clone()),
                 [] => Err(Failure::new(
@@ -771,8 +788,9 @@ impl Reasoner {
             .limits(request.max_solutions, request.max_depth, request.max_proofs)
             .map_err(Failure::result)?;
         let compiled = self.compile(&request.knowledge).map_err(Failure::result)?;
-        let query =
-            Self::request_query(&compiled, request.query.as_deref()).map_err(Failure::result)?;
+        let query = self
+            .request_query(&compiled, request.query.as_deref())
+            .map_err(Failure::result)?;
         let mut prepared = self.prepare_query(compiled, query, &limits)?;
         // `Who` reads as the constant `who`, as the reference reads it; a Prolog
         // habit that silently asks for a constant deserves a word.
@@ -822,10 +840,7 @@ impl Reasoner {
         let mut extra: Vec<(String, usize)> = query
             .body
             .iter()
-            .filter_map(|l| match l {
-                ast::Literal::Pos(a) | ast::Literal::Not(a) => Some((a.name.clone(), a.args.len())),
-                ast::Literal::Compare(_) => None,
-            })
+            .filter_map(|l| l.called().map(|a| (a.name.clone(), a.args.len())))
             .filter(|key| !compiled.table.contains(key))
             .collect();
         extra.sort();
@@ -960,10 +975,7 @@ impl Reasoner {
                     .iter()
                     .flat_map(|c| &c.body)
                     .chain(program.queries.iter().flat_map(|q| &q.body))
-                    .filter_map(|l| match l {
-                        ast::Literal::Pos(a) | ast::Literal::Not(a) => Some(a),
-                        ast::Literal::Compare(_) => None,
-                    }),
+                    .filter_map(ast::Literal::called),
             )
             .map(|a| (a.name.clone(), a.args.len()))
             .collect();

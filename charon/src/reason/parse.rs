@@ -1,11 +1,15 @@
-//! The Euclid-IR text form → [`Program`]: one item per line, a line ending in `AND`
-//! (or `IF`) continues, `#`, `//` and `%` start comments (outside quotes), and a
+//! The Euclid-IR text form → [`Program`]: one item per line; a line ending in `AND`
+//! (or `IF`) continues on the next, and a line starting with `AND` continues the
+//! rule above it; `#`, `//` and `%` start comments (outside quotes), and a
 //! final full stop is allowed. Keywords are read in any case, and names are folded
 //! to lowercase (ASCII letters only), as the reference implementation reads them;
 //! quoted strings are constants kept as written. A `# rule: ID` comment on one of a
 //! rule's lines names the rule; on a line of its own it is a comment, as the
 //! reference reads it. Constructs outside the grammar are refused by
 //! name, with what to write instead.
+
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use super::ast::{
     ArithOp, Atom, Clause, CmpOp, Comparison, Expr, Literal, Pos, Program, Query, Term, is_iso_date,
@@ -152,12 +156,7 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
         ));
     }
     let mut program = Program::default();
-    let mut item: Vec<Token> = Vec::new();
-    let mut item_start = Pos::default();
-    let mut last = Pos::default();
-    // A `# rule: ID` on one of an item's lines names it (the last one wins); on a
-    // line of its own it is a comment, as the reference reads it.
-    let mut item_id: Option<(String, Pos)> = None;
+    let mut item = Item::default();
     for (i, raw) in src.lines().enumerate() {
         let line = i + 1;
         let (text, comment) = split_comment(raw, line)?;
@@ -167,49 +166,92 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
             continue;
         }
         let first_col = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
-        if item.is_empty() && trimmed.starts_with('@') {
-            directive(
-                trimmed,
-                Pos {
-                    line,
-                    column: first_col,
-                },
-                &mut program,
-            )?;
-            continue;
-        }
-        if item.is_empty() {
-            item_start = Pos {
+        let directive_line = trimmed.starts_with('@') && !item.open;
+        let tokens = if directive_line {
+            Vec::new()
+        } else {
+            tokenize(text, line, 1)?
+        };
+        // A line continues the item when the item ends in AND or IF, or when the
+        // item is a rule and the line starts with AND (or OR, refused by name).
+        let leading = matches!(tokens.first(), Some(Token { tok: Tok::Upper(w), .. }) if w == "AND" || w == "OR");
+        if !(item.open || leading && item.is_rule()) {
+            item.finish(&mut program)?;
+            if directive_line {
+                directive(
+                    trimmed,
+                    Pos {
+                        line,
+                        column: first_col,
+                    },
+                    &mut program,
+                )?;
+                continue;
+            }
+            item.start = Pos {
                 line,
                 column: first_col,
             };
-            item_id = None;
         }
         if id.is_some() {
-            item_id = id;
+            item.id = id;
         }
-        let tokens = tokenize(text, line, 1)?;
-        last = Pos {
+        item.last = Pos {
             line,
             column: text.trim_end().chars().count() + 1,
         };
-        let continues = matches!(tokens.last(), Some(Token { tok: Tok::Upper(w), .. }) if w == "AND" || w == "IF");
-        item.extend(tokens);
-        if !continues {
-            let before = program.clauses.len();
-            parse_item(std::mem::take(&mut item), item_start, last, &mut program)?;
-            if let Some((id, at)) = item_id.take() {
-                name_rule(&mut program, before, id, at)?;
-            }
-        }
+        item.open = matches!(tokens.last(), Some(Token { tok: Tok::Upper(w), .. }) if w == "AND" || w == "IF");
+        item.tokens.extend(tokens);
     }
-    if !item.is_empty() {
+    if item.open {
         return Err(ParseError::new(
-            last,
+            item.last,
             "the knowledge ends after AND or IF: finish the rule on the next line",
         ));
     }
+    item.finish(&mut program)?;
     Ok(program)
+}
+
+/// The item of the text form being read: its tokens so far, where it starts and
+/// ends, the rule id a `# rule:` comment on one of its lines gives, and whether
+/// its last line ends in AND or IF.
+#[derive(Default)]
+struct Item {
+    tokens: Vec<Token>,
+    start: Pos,
+    last: Pos,
+    /// A `# rule: ID` on one of an item's lines names it (the last one wins); on
+    /// a line of its own it is a comment, as the reference reads it.
+    id: Option<(String, Pos)>,
+    open: bool,
+}
+
+impl Item {
+    fn is_rule(&self) -> bool {
+        self.tokens
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Upper(w) if w == "IF"))
+    }
+
+    /// Parses the item read so far into `program`, and leaves it empty.
+    fn finish(&mut self, program: &mut Program) -> Result<(), ParseError> {
+        let id = self.id.take();
+        if self.tokens.is_empty() {
+            return Ok(());
+        }
+        let before = program.clauses.len();
+        parse_item(
+            std::mem::take(&mut self.tokens),
+            self.start,
+            self.last,
+            program,
+        )?;
+        if let Some((id, at)) = id {
+            name_rule(program, before, id, at)?;
+        }
+        Ok(())
+    }
 }
 
 /// The words of `text` that start with an ASCII capital and are not keywords:
@@ -368,7 +410,7 @@ pub(crate) fn parse_head_at(text: &str, at: Pos) -> Result<Atom, ParseError> {
     }
     let head = p.atom()?;
     p.finish()?;
-    Ok(head)
+    reserved_head(head)
 }
 
 /// Parses body goals (joined by AND) whose text starts at `at`.
@@ -488,6 +530,22 @@ fn keyword(word: &str) -> Option<&'static str> {
         .find(|k| word.eq_ignore_ascii_case(k))
 }
 
+/// A name or a variable's name in Unicode's composed form (NFC), as the reference
+/// reads names: `città` typed with a combining accent is the same name. (Quoted
+/// strings are kept as written.)
+fn composed(chars: &[char]) -> String {
+    match is_nfc_quick(chars.iter().copied()) {
+        IsNormalized::Yes => chars.iter().collect(),
+        _ => chars.iter().copied().nfc().collect(),
+    }
+}
+
+/// Whether `c` may continue a name: a letter, a digit, `_`, or a combining mark
+/// (an accent typed after its letter).
+fn name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || is_combining_mark(c)
+}
+
 fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, ParseError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -498,7 +556,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
     };
     let var_end = |from: usize| {
         let mut j = from;
-        while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+        while j < chars.len() && name_char(chars[j]) {
             j += 1;
         }
         j
@@ -511,7 +569,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
             let c = chars[j];
             let joins = matches!(c, '-' | '.' | '@' | '+')
                 && chars.get(j + 1).is_some_and(|n| n.is_alphanumeric());
-            if c.is_alphanumeric() || c == '_' || joins {
+            if name_char(c) || joins {
                 j += 1;
             } else {
                 break;
@@ -530,8 +588,10 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
             }
             '$' => {
                 let end = var_end(i + 1);
-                let name: String = chars[i + 1..end].iter().collect();
-                if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                let name = composed(&chars[i + 1..end]);
+                if name.is_empty()
+                    || name.starts_with(|c: char| c.is_ascii_digit() || is_combining_mark(c))
+                {
                     return Err(ParseError::new(
                         pos,
                         "a variable is $ followed by a name that starts with a letter, e.g. $who",
@@ -541,7 +601,7 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
             }
             c if c.is_alphabetic() => {
                 let end = name_end(i);
-                let word: String = chars[i..end].iter().collect();
+                let word = composed(&chars[i..end]);
                 let tok = match keyword(&word) {
                     Some(k) => Tok::Upper(k.into()),
                     None => Tok::Ident(word.to_ascii_lowercase()),
@@ -620,6 +680,8 @@ fn tokenize(text: &str, line: usize, first_column: usize) -> Result<Vec<Token>, 
             '(' => (Tok::LParen, 1),
             ')' => (Tok::RParen, 1),
             ',' => (Tok::Comma, 1),
+            // `?-`, Prolog's prompt, is read as `?`.
+            '?' if next == Some('-') => (Tok::Question, 2),
             '?' => (Tok::Question, 1),
             '+' => (Tok::Op("+"), 1),
             '*' => (Tok::Op("*"), 1),
@@ -712,9 +774,12 @@ fn parse_item(
         return Ok(());
     }
     let head = match p.peek() {
-        Some(Tok::Ident(_)) => p.atom()?,
+        Some(Tok::Ident(_)) => reserved_head(p.atom()?)?,
         Some(Tok::Upper(w)) if w == "NOT" => {
             return Err(p.error("a head cannot be negated: facts and rule heads state what holds"));
+        }
+        Some(Tok::Upper(w)) if w == "AND" => {
+            return Err(p.error("a line that starts with AND continues the rule above it, and there is none: write head IF goal first"));
         }
         _ => {
             return Err(p.error("an item is a fact, a rule (head IF body) or a query (? goal), and starts with a lowercase predicate name or ?"));
@@ -746,6 +811,21 @@ fn parse_item(
     )?;
     program.clauses.push(clause);
     Ok(())
+}
+
+/// `true` and `false` are goals that always and never hold: they cannot be facts
+/// or rule heads (as arguments they are plain constants).
+fn reserved_head(head: Atom) -> Result<Atom, ParseError> {
+    match head.truth() {
+        None => Ok(head),
+        Some(_) => Err(ParseError::new(
+            head.pos,
+            format!(
+                "`{}` is a reserved literal and cannot be used as a fact or a rule head: use it in a body (p IF true), or name the predicate something else",
+                head.name
+            ),
+        )),
+    }
 }
 
 /// The limits on one clause as a whole (a YAML rule's body comes in pieces).
@@ -903,6 +983,24 @@ impl Parser {
             Some(Tok::Str(_)) => {
                 Err(self.error("a goal is a predicate name, not a string: write name(args)"))
             }
+            Some(Tok::LParen) if self.grouped_goals() => {
+                let inside = self.tokens[self.at..].iter().skip(1);
+                let mut depth = 1usize;
+                for t in inside {
+                    match &t.tok {
+                        Tok::LParen => depth += 1,
+                        Tok::RParen if depth == 1 => break,
+                        Tok::RParen => depth -= 1,
+                        Tok::Upper(w) if w == "OR" => {
+                            return Err(ParseError::unsupported(t.pos, DISJUNCTION, "`OR`"));
+                        }
+                        _ => {}
+                    }
+                }
+                Err(self.error(
+                    "brackets group arithmetic, not goals: join the goals with AND, without brackets",
+                ))
+            }
             Some(Tok::Var(_) | Tok::Num(_) | Tok::LParen | Tok::Op("-")) => {
                 self.operators = 0;
                 self.nesting = 0;
@@ -920,6 +1018,17 @@ impl Parser {
             Some(Tok::Question) => Err(self.error("? starts a query, on a line of its own")),
             Some(_) => Err(self.error("expected a goal: name(args), NOT goal, or a comparison")),
             None => Err(self.error("expected a goal")),
+        }
+    }
+
+    /// Whether the bracket at the parser's place opens goals (`(p($x) AND q($x))`,
+    /// `(NOT p($x))`) rather than arithmetic.
+    fn grouped_goals(&self) -> bool {
+        let after = |k: usize| self.tokens.get(self.at + k).map(|t| &t.tok);
+        match after(1) {
+            Some(Tok::Upper(w)) => w == "NOT",
+            Some(Tok::Ident(_)) => matches!(after(2), Some(Tok::LParen | Tok::Upper(_))),
+            _ => false,
         }
     }
 
@@ -998,6 +1107,14 @@ impl Parser {
         }
         self.at += 1;
         let args = if self.eat(&Tok::LParen) {
+            if matches!(name.as_str(), "true" | "false") {
+                return Err(ParseError::new(
+                    pos,
+                    format!(
+                        "`{name}` is a reserved literal and cannot be used as a predicate name: call the predicate something else"
+                    ),
+                ));
+            }
             self.arguments(&name, "predicates")?
         } else {
             Vec::new()

@@ -27,7 +27,8 @@ pub enum ProofKind {
     Comparison,
     /// The query itself, when it has several goals: its children are theirs.
     Query,
-    /// A built-in that held (explanations of a `.pl` knowledge base's calls).
+    /// A built-in that held: the literal `true`, or a call of a `.pl` knowledge
+    /// base that is explained.
     Builtin,
 }
 
@@ -63,8 +64,8 @@ pub struct Solution {
 }
 
 /// A value from the engine as Euclid-IR text: constants bare or quoted as they
-/// need, nested terms with their arguments.
-fn text(term: &PlTerm) -> String {
+/// need, nested terms with their arguments, separated by `separator`.
+fn text(term: &PlTerm, separator: &str) -> String {
     let mut out = String::new();
     match term {
         PlTerm::Atom(a) | PlTerm::Str(a) => write_const(&mut out, a),
@@ -75,9 +76,9 @@ fn text(term: &PlTerm) -> String {
             out.push('(');
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push_str(separator);
                 }
-                out.push_str(&text(a));
+                out.push_str(&text(a, separator));
             }
             out.push(')');
         }
@@ -86,14 +87,14 @@ fn text(term: &PlTerm) -> String {
     out
 }
 
-/// A value from the engine, as JSON and as Euclid-IR text.
+/// A value from the engine, as JSON and as Euclid-IR text (for proof goals). A
+/// nested term's JSON value is its text with no space after the commas,
+/// `cfg(done,tape(_,1))`, as the reference answers it; proof goals space them as
+/// the rest of Euclid-IR is written.
 fn value(term: &PlTerm) -> (Value, String) {
     match term {
-        PlTerm::Atom(a) => (Value::String(a.clone()), text(term)),
-        PlTerm::Compound(..) => {
-            let t = text(term);
-            (Value::String(t.clone()), t)
-        }
+        PlTerm::Atom(a) => (Value::String(a.clone()), text(term, ", ")),
+        PlTerm::Compound(..) => (Value::String(text(term, ",")), text(term, ", ")),
         PlTerm::Int(d) => (crate::json::integer(d), d.clone()),
         PlTerm::Float(f) => {
             let text = super::float_text(*f);
@@ -287,6 +288,14 @@ impl Renderer<'_> {
         let mut bound_now: Vec<&str> = Vec::new();
         for lit in body {
             nodes.push(match lit {
+                // `true` held without a proof of its own.
+                Literal::Pos(a) if a.truth().is_some() => ProofNode {
+                    kind: ProofKind::Builtin,
+                    goal: a.name.clone(),
+                    line: None,
+                    rule_id: None,
+                    children: Vec::new(),
+                },
                 Literal::Pos(a) => {
                     for t in &a.args {
                         t.vars(&mut bound_now);
@@ -473,7 +482,9 @@ pub(crate) fn solutions(
         for term in group.proofs {
             let proof_items = items(term).ok_or(SHAPE)?;
             let proof = match query_body {
-                [Literal::Pos(_)] => renderer.node(proof_items.first().ok_or(SHAPE)?)?,
+                [Literal::Pos(a)] if a.truth().is_none() => {
+                    renderer.node(proof_items.first().ok_or(SHAPE)?)?
+                }
                 _ => ProofNode {
                     kind: ProofKind::Query,
                     goal: query_body

@@ -180,6 +180,8 @@
 '$e_body'(G, _) :- var(G), !, fail.
 '$e_body'((A, B), P) :- !, '$e_body'(A, P), '$e_body'(B, P).
 '$e_body'(\+ G, P) :- !, nonvar(G), '$e_own'(G, P).
+'$e_body'(true, _) :- !.
+'$e_body'(fail, _) :- !.
 '$e_body'('$e_num'(X), _) :- !, var(X).
 '$e_body'('$e_same'(_, _), _) :- !.
 '$e_body'('$e_differ'(_, _), _) :- !.

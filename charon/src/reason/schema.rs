@@ -164,7 +164,7 @@ pub(crate) fn failed_goal_node(self_ref: &str, proof_ref: &str) -> Value {
             "reason": {"type": "string", "enum": [
                 "undefined", "no_matching_fact", "no_matching_rule", "rules_failed",
                 "negated_goal_holds", "comparison_false", "depth_limit", "recursion",
-                "not_traced", "error"
+                "not_traced", "error", "always_false"
             ]},
             "message": {"type": "string"},
             "attempts": {"type": "array", "items": {

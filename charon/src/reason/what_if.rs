@@ -265,7 +265,7 @@ impl Reasoner {
         let shown = self.limits(request.max_solutions, request.max_depth, request.max_proofs)?;
         let changes = modifications(&request.modifications)?;
         let compiled = self.compile(&request.base_knowledge)?;
-        let query = Self::request_query(&compiled, request.query.as_deref())?;
+        let query = self.request_query(&compiled, request.query.as_deref())?;
 
         // The changed knowledge: removals first check that the fact is there.
         let mut program = compiled.program.clone();
