@@ -1460,6 +1460,17 @@ const PINNED: &[&str] = &[
     "min((1.0), ((10) ^ (400)))",
     "xor((-6), (100000000000000000000))",
     "(\\((0))) >> (70)",
+    "float_fractional_part((-0.0))",
+    "float_fractional_part((-6.0))",
+    "float_fractional_part((-6))",
+    "((18446744073709551616) ^ (17)) / (0)",
+    "(0.0) / ((2) ^ (2000))",
+    "(1) / (0)",
+    "min((0), (-0.0))",
+    "max((-0.0), (0))",
+    "max((0.0), (-0.0))",
+    "(-0.0) - (0)",
+    "float_fractional_part(((10) ^ (400)))",
 ];
 
 /// `arith.pl` with one clause of `compiled/2` per call, the expression written

@@ -309,9 +309,15 @@ differential_apply(atan2, [Y, X], _) :-
 % DIFFERENCES.md, entry 9: float_integer_part/1 and float_fractional_part/1 of
 % an integer are floats in Charon's engine (ISO defines them on floats, F -> F,
 % and an integer argument is converted, as for sqrt/1); SWI-Prolog gives
-% integers (float_integer_part(13) is 13, float_fractional_part(10) is 0).
+% integers (float_integer_part(13) is 13, float_fractional_part(10) is 0), and
+% an integer beyond the float range is float_overflow, the conversion's error.
 % (ISO's float_fractional_part(X) is X - float_integer_part(X): 0.0 for any
 % integer, of either sign.)
+differential_apply(F, [X], _) :-
+    memberchk(F, [float_integer_part, float_fractional_part]),
+    integer(X), differential_beyond_float(X, 0.0), !,
+    applied(9),
+    throw(error(evaluation_error(float_overflow), context(system:F/1, _))).
 differential_apply(float_integer_part, [X], V) :-
     integer(X), !,
     applied(9),
@@ -334,13 +340,6 @@ differential_apply(F, [X, Y], _) :-
     differential_beyond_float(X, Y), !,
     applied(11),
     throw(error(evaluation_error(float_overflow), context(system:F/2, _))).
-% DIFFERENCES.md, entry 12: min/2 and max/2 of two equal numbers answer the first
-% in Charon's engine (min(0.0, -0.0) is 0.0); SWI-Prolog picks -0.0 for min and
-% 0.0 for max.
-differential_apply(F, [X, Y], X) :-
-    memberchk(F, [min, max]),
-    float(X), float(Y), X =:= Y, !,
-    (   X == Y -> true ; applied(12) ).
 differential_apply(F, Vs, V) :-
     E =.. [F|Vs],
     V is E.

@@ -218,6 +218,11 @@ pub(crate) fn abs(n: Number, arena: &mut Arena) -> Number {
 
 #[inline]
 pub(crate) fn sub(lhs: Number, rhs: Number, arena: &mut Arena) -> Result<Number, EvalError> {
+    // Charon: a float minus an integer zero is that float, sign included: as
+    // `lhs + -rhs`, `-0.0 - 0` was `-0.0 + 0.0`, which is 0.0 (SWI-Prolog: -0.0).
+    if matches!(lhs, Number::Float(_)) && !matches!(rhs, Number::Float(_)) && rhs.is_zero() {
+        return Ok(lhs);
+    }
     let neg_result = neg(rhs, arena);
     add(lhs, neg_result, arena)
 }
@@ -280,11 +285,10 @@ pub(crate) fn mul(lhs: Number, rhs: Number, arena: &mut Arena) -> Result<Number,
 pub(crate) fn div(n1: Number, n2: Number) -> Result<Number, MachineStubGen> {
     let stub_gen = || functor_stub(atom!("/"), 2);
 
-    if n2.is_zero() {
-        Err(zero_divisor_eval_error(stub_gen))
-    } else {
-        try_numeric_result!(n1 / n2, stub_gen)
-    }
+    // Both operands become floats first, then a zero divisor is refused (`div_f`):
+    // an integer beyond the float range over zero is `float_overflow`, as in
+    // SWI-Prolog.
+    try_numeric_result!(n1 / n2, stub_gen)
 }
 
 pub(crate) fn float_pow(n1: Number, n2: Number) -> Result<Number, MachineStubGen> {
@@ -468,6 +472,11 @@ pub(crate) fn max(n1: Number, n2: Number) -> Result<Number, MachineStubGen> {
 
             match OrderedFloat(f1).cmp(&OrderedFloat(f2)) {
                 cmp::Ordering::Less => Ok(n2),
+                // Charon: of 0 (or 0.0) and -0.0, max/2 is the one without the minus
+                // sign, as is; other equal values are the float (SWI-Prolog's choice).
+                cmp::Ordering::Equal if f1.is_sign_negative() != f2.is_sign_negative() => {
+                    Ok(if f1.is_sign_negative() { n2 } else { n1 })
+                }
                 cmp::Ordering::Equal => {
                     // Note: n1 and n2 were compared as floats,
                     // so we return the second argument as a floating point value.
@@ -515,6 +524,10 @@ pub(crate) fn min(n1: Number, n2: Number) -> Result<Number, MachineStubGen> {
 
             match OrderedFloat(f1).cmp(&OrderedFloat(f2)) {
                 cmp::Ordering::Less => Ok(n1),
+                // Charon: of 0 (or 0.0) and -0.0, min/2 is -0.0 (SWI-Prolog's choice).
+                cmp::Ordering::Equal if f1.is_sign_negative() != f2.is_sign_negative() => {
+                    Ok(if f1.is_sign_negative() { n1 } else { n2 })
+                }
                 cmp::Ordering::Equal => {
                     // Note: n1 and n2 were compared as floats,
                     // so we return the first argument as a floating point value.
@@ -1077,7 +1090,14 @@ pub(crate) fn log10(n1: Number) -> Result<f64, MachineStubGen> {
 
 #[inline]
 pub(crate) fn float_fractional_part(n1: Number) -> Result<f64, MachineStubGen> {
-    unary_float_fn_template(n1, |f| f.fract())
+    // The sign of a float argument, as C's modf and SWI-Prolog give it: the
+    // fractional part of -6.0 (or -0.0) is -0.0. An integer's is 0.0, ISO's
+    // X - float_integer_part(X).
+    if let Number::Float(_) = n1 {
+        unary_float_fn_template(n1, |f| f.fract().copysign(f))
+    } else {
+        unary_float_fn_template(n1, |f| f.fract())
+    }
 }
 
 #[inline]
