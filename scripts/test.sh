@@ -21,6 +21,8 @@ cargo build --release --workspace --all-targets
 # Warnings are errors through the workspace's [lints] (root Cargo.toml), which the
 # engine's manifest does not take: `-- -D warnings` here would deny upstream's too.
 cargo clippy --release --workspace --exclude charon-scryer-prolog --all-targets
+# No file imports one that imports it back (the layers of charon/src/lib.rs).
+python3 scripts/import-circles.py
 # The replica tests need a real PostgreSQL: a throwaway cluster, stopped at the end.
 eval "$(scripts/postgres.sh start)"
 trap 'scripts/postgres.sh stop "$CHARON_TEST_POSTGRES_DIR"' EXIT

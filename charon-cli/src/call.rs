@@ -53,14 +53,17 @@ pub enum Mode {
     Page(usize, Option<String>),
 }
 
+/// Runs `charon call`: `own_options` are its own long options (`--timeout-ms`, …),
+/// named in the hint when one is given after OP.
 pub fn run(
     kb: &Path,
     op: Option<&str>,
     args: &[String],
     config: EngineConfig,
     mode: Mode,
+    own_options: &[String],
 ) -> ExitCode {
-    match call(kb, op, args, config, mode) {
+    match call(kb, op, args, config, mode, own_options) {
         Ok(status) => status.into(),
         Err(Stop(status, message)) => {
             eprintln!("charon: {message}");
@@ -75,6 +78,7 @@ fn call(
     args: &[String],
     config: EngineConfig,
     mode: Mode,
+    own_options: &[String],
 ) -> Result<Status, Stop> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Stop(
@@ -120,7 +124,7 @@ fn call(
             if !err.use_stderr() {
                 return Ok(Status::Answer);
             }
-            if let Some(option) = misplaced_option(args) {
+            if let Some(option) = misplaced_option(args, own_options) {
                 eprintln!(
                     "charon: `{option}` is an option of `charon call`: give it before the knowledge base, e.g. charon call {option} ... {} {name} ...",
                     path.display()
@@ -178,8 +182,7 @@ fn call(
 
 /// The first of `args` that is an option of `charon call` itself (`--timeout-ms`, …)
 /// rather than a flag of the operation: it was given after OP.
-fn misplaced_option(args: &[String]) -> Option<String> {
-    let own = crate::cli::call_options();
+fn misplaced_option(args: &[String], own: &[String]) -> Option<String> {
     args.iter()
         .map(|a| a.split_once('=').map_or(a.as_str(), |(flag, _)| flag))
         .find(|a| own.iter().any(|o| o == a))

@@ -9,6 +9,8 @@ use charon::reason::ReasonConfig;
 use charon::{Counting, EngineConfig, Limits};
 use clap::{Args, Parser, Subcommand};
 
+use crate::logging::{LogFormat, init_logging};
+
 /// Turn a Prolog knowledge base into typed APIs.
 ///
 /// Every predicate documented with a PlDoc mode line (`%! name(+In:type, -Out:type) is det.`)
@@ -417,15 +419,6 @@ struct Common {
     log_format: LogFormat,
 }
 
-/// How log lines are written (`--log-format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum LogFormat {
-    /// Text for people.
-    Text,
-    /// One JSON object per line.
-    Json,
-}
-
 /// Engine options and per-call limits (defaults are the library's
 /// `EngineConfig::default()`).
 #[derive(Debug, Args)]
@@ -636,7 +629,7 @@ impl LimitArgs {
 
 /// The long options of `charon call` itself (`--timeout-ms`, …), to tell them from an
 /// operation's flags.
-pub(crate) fn call_options() -> Vec<String> {
+fn call_options() -> Vec<String> {
     let command = <Cli as clap::CommandFactory>::command();
     command
         .find_subcommand("call")
@@ -647,21 +640,6 @@ pub(crate) fn call_options() -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-pub(crate) fn init_logging(filter: &str, format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .or_else(|_| tracing_subscriber::EnvFilter::try_new(filter))
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => logs
-            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .init(),
-        LogFormat::Json => logs.json().flatten_event(true).init(),
-    }
 }
 
 /// Runs the parsed command line.
@@ -1072,7 +1050,7 @@ fn call(args: CallArgs) -> ExitCode {
         (false, Some(size)) => crate::call::Mode::Page(size, args.cursor),
         (false, None) => crate::call::Mode::Answer,
     };
-    crate::call::run(&args.kb, op, rest, config, mode)
+    crate::call::run(&args.kb, op, rest, config, mode, &call_options())
 }
 
 fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {

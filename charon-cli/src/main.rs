@@ -6,6 +6,7 @@ use clap::Parser;
 
 mod call;
 mod cli;
+mod logging;
 mod reason;
 mod reload;
 

@@ -143,7 +143,7 @@ fn read(file: &PathBuf) -> anyhow::Result<String> {
 
 /// `charon reason`.
 pub(crate) fn reason(args: ReasonArgs) -> anyhow::Result<ExitCode> {
-    crate::cli::init_logging(&args.log, crate::cli::LogFormat::Text);
+    crate::logging::init_logging(&args.log, crate::logging::LogFormat::Text);
     let knowledge = read(&args.file)?;
     let queries: Vec<Option<String>> = match &args.query {
         Some(q) => vec![Some(q.clone())],

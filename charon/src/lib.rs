@@ -58,6 +58,22 @@
 //! (the variable is removed before the worker serves, so programs the knowledge base
 //! starts do not inherit it).
 //!
+//! # Layers
+//!
+//! Each module imports only from the layers below it (`scripts/import-circles.py`,
+//! part of the test command, finds any file that imports one that imports it back):
+//!
+//! 1. the surfaces: [`http`] (with the `/metrics` text) and [`mcp`];
+//! 2. the call pipeline of a knowledge base (`kb`: operations, arguments, answers)
+//!    and the reasoning toolkit ([`reason`]);
+//! 3. what they use: the static analysis of a `.pl` (`analysis`) and the call
+//!    counters (`metrics`);
+//! 4. the [`engine`]: worker processes, generations, folding and replication;
+//! 5. the journal and the `.pl` it keeps current (`persist`) and the replicas' log
+//!    in PostgreSQL (`replica`);
+//! 6. a write's change record (`change`) and the answer cache (`cache`);
+//! 7. values: [`term`], [`args`], [`json`]; and [`pldoc`], its own crate.
+//!
 //! * [`pldoc`]: PlDoc parsing, the operation model, JSON Schemas (no engine);
 //! * [`term`]: JSON ↔ Prolog by declared type; [`args`]: arguments given as text;
 //! * [`json`]: integers of any size and exact floats without a serde_json feature;
@@ -69,12 +85,13 @@
 mod analysis;
 pub mod args;
 mod cache;
+mod change;
 pub mod engine;
 pub mod http;
 pub mod json;
 mod kb;
 pub mod mcp;
-pub mod metrics;
+mod metrics;
 mod persist;
 pub mod reason;
 mod replica;

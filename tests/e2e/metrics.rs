@@ -300,7 +300,7 @@ fn counting_stops_and_resumes_on_request() {
         charon::KnowledgeBase::load_with(crate::util::example("meds.pl"), crate::util::config())
             .expect("loads");
     let ok = |kb: &charon::KnowledgeBase| {
-        let text = charon::metrics::render(charon::metrics::Sources {
+        let text = charon::http::metrics::render(charon::http::metrics::Sources {
             kb: Some(kb),
             ..Default::default()
         });

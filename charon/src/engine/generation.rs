@@ -22,6 +22,7 @@ use super::outcome;
 use super::process::{Failure, Worker};
 use super::protocol::{Request, Response};
 use crate::cache::{Change, Dependency};
+use crate::change::{Changed, changed_by};
 
 /// The journal is never folded below this size.
 const FOLD_AT: usize = 1 << 20;
@@ -122,77 +123,6 @@ impl History {
 /// list, without the final `.` the worker's text ends with.
 pub(super) fn changes_text(changes: &str) -> Arc<str> {
     changes.trim_end().trim_end_matches('.').trim_end().into()
-}
-
-/// One recorded change, as [`changed`] reads it from a change list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Changed {
-    /// A clause of `name/arity` in `module` was added or removed.
-    Clauses {
-        module: String,
-        name: String,
-        arity: usize,
-        /// The head's arguments, each as a key when atomic (see
-        /// [`crate::cache::term_key`]).
-        keys: Vec<Option<u64>>,
-        /// `retract/1` or `retractall/1`.
-        removal: bool,
-    },
-    /// A blackboard key was set.
-    Blackboard,
-}
-
-/// What a change list (`[assertz(M:C), retract(M:C), retractall(M:H), bb_put(K, V),
-/// …]`, as the wrapper records it) changes; `None` when the text cannot be read
-/// that way — or nests deeper than an answer may (a term that deep could not even be
-/// dropped safely once read): then everything counts as changed.
-pub(crate) fn changed_by(text: &str) -> Option<Vec<Changed>> {
-    use crate::term::PlTerm;
-    let depth = super::outcome::MAX_ANSWER_DEPTH + 8;
-    let PlTerm::List(changes) = crate::term::read_term(text, depth).ok()? else {
-        return None;
-    };
-    changes
-        .iter()
-        .map(|change| {
-            let PlTerm::Compound(kind, args) = change else {
-                return None;
-            };
-            if kind == "bb_put" {
-                return Some(Changed::Blackboard);
-            }
-            let [PlTerm::Compound(colon, qualified)] = args.as_slice() else {
-                return None;
-            };
-            let [PlTerm::Atom(module), clause] = qualified.as_slice() else {
-                return None;
-            };
-            if colon != ":" {
-                return None;
-            }
-            let head = match clause {
-                PlTerm::Compound(neck, parts) if neck == ":-" && parts.len() == 2 => &parts[0],
-                other => other,
-            };
-            let (name, arity, keys) = match head {
-                PlTerm::Atom(name) => (name.clone(), 0, Vec::new()),
-                PlTerm::Compound(name, args) => (
-                    name.clone(),
-                    args.len(),
-                    args.iter().map(crate::cache::term_key).collect(),
-                ),
-                // A list or a string as a head: '.'/2 (nothing a file would hold).
-                _ => return None,
-            };
-            Some(Changed::Clauses {
-                module: module.clone(),
-                name,
-                arity,
-                keys,
-                removal: kind.starts_with("retract"),
-            })
-        })
-        .collect()
 }
 
 /// What the answer cache must forget after a change list: `None` for anything.

@@ -92,14 +92,13 @@ use std::time::{Duration, Instant};
 
 pub use config::{Counting, EngineConfig, EngineError, Limits};
 
-pub(crate) use outcome::{MAX_ANSWER_DEPTH, Outcome};
+pub(crate) use outcome::Outcome;
 
 pub(crate) use private_dir::PrivateDir;
 
 use crate::cache::{Change, Freshness};
 use crate::persist::Entry;
 use crate::replica::CommitError;
-pub(crate) use generation::{Changed, changed_by};
 use generation::{History, UNKNOWN};
 use pool::InFlight;
 use process::{Failure, Files, Worker};

@@ -1,12 +1,7 @@
 //! The one decoder of `wrapper.pl`'s result terms. Everything above the engine sees
 //! [`Outcome`] and [`done`]; nothing else matches on the wrapper's atoms.
 
-use crate::term::{PlTerm, ReadError, read_term};
-
-/// Answers nested deeper than this are refused (lists count as one level whatever
-/// their length): the conversions on the way recurse. A proof of the reasoning
-/// toolkit at its deepest (`max_depth` 500) nests two levels per rule, and fits.
-pub(crate) const MAX_ANSWER_DEPTH: usize = 1024;
+use crate::term::{MAX_ANSWER_DEPTH, PlTerm, ReadError, read_term};
 
 /// How one call through `'$charon_once'/4` or `'$charon_all'/5` ended.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,4 +1,8 @@
 //! One worker process: spawning it, talking to it over its pipes, killing it.
+//!
+//! The plumbing below `template` (which forks workers) and `worker` (what runs in
+//! one): it imports neither, and holds the names of the environment variables a
+//! worker is started with.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -9,7 +13,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::protocol::{Request, Response};
-use super::{EngineError, Limits, worker};
+use super::{EngineError, Limits};
+
+/// Set (to `1`) in a worker's environment.
+pub(crate) const WORKER_ENV: &str = "CHARON_WORKER";
+/// Address-space limit of a worker in bytes, if set.
+pub(crate) const MEMORY_ENV: &str = "CHARON_WORKER_MEMORY";
+/// The descriptor a template reads the pipes of new workers from (its end of the
+/// Unix socket), named in its environment under this variable.
+pub(crate) const TEMPLATE_ENV: &str = "CHARON_TEMPLATE_FD";
 
 /// Files the workers read.
 #[derive(Debug)]
@@ -166,7 +178,7 @@ impl Worker {
     ) -> Result<Worker, EngineError> {
         let exe = std::env::current_exe().map_err(|e| EngineError::Spawn(e.to_string()))?;
         let mut cmd = Command::new(exe);
-        cmd.env(worker::WORKER_ENV, "1")
+        cmd.env(WORKER_ENV, "1")
             // The knowledge base's code runs there: it has no need of the
             // replicas' connection string (which may hold a password).
             .env_remove("CHARON_REPLICATE_URL")
@@ -174,11 +186,11 @@ impl Worker {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(bytes) = limits.memory {
-            cmd.env(worker::MEMORY_ENV, bytes.to_string());
+            cmd.env(MEMORY_ENV, bytes.to_string());
         }
         if let Some(control) = control {
             const FD: i32 = 3;
-            cmd.env(super::template::TEMPLATE_ENV, FD.to_string());
+            cmd.env(TEMPLATE_ENV, FD.to_string());
             let raw = control.as_raw_fd();
             // SAFETY: only async-signal-safe calls between fork and exec; `control`
             // lives until `spawn` returns.

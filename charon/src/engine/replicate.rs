@@ -202,7 +202,7 @@ impl Engine {
             if seq > self.generation() {
                 if let Some(bad) = snapshot
                     .iter()
-                    .position(|p| p.seq != seq || crate::engine::changed_by(&p.changes).is_none())
+                    .position(|p| p.seq != seq || crate::change::changed_by(&p.changes).is_none())
                 {
                     let why = format!(
                         "part {} of the log's snapshot {seq} is not a change list",
@@ -234,7 +234,7 @@ impl Engine {
                 self.diverge(why.clone());
                 return Err(EngineError::Replica(why));
             }
-            if crate::engine::changed_by(&record.changes).is_none() {
+            if crate::change::changed_by(&record.changes).is_none() {
                 let why = format!("record {} of the log is not a change list", record.seq);
                 self.diverge(why.clone());
                 return Err(EngineError::Replica(why));
@@ -331,7 +331,7 @@ impl Engine {
         // first, as the replicas that apply it will read it.
         if let Some(bad) = parts
             .iter()
-            .position(|p| crate::engine::changed_by(p).is_none())
+            .position(|p| crate::change::changed_by(p).is_none())
             .or(parts.is_empty().then_some(0))
         {
             return Err(EngineError::Replica(format!(

@@ -31,10 +31,6 @@ use super::process::{Files, Proc, Worker};
 use super::protocol::{Request, Response};
 use super::{EngineError, Limits};
 
-/// The descriptor a template reads the pipes of new workers from (its end of the
-/// Unix socket), named in its environment under this variable.
-pub(crate) const TEMPLATE_ENV: &str = "CHARON_TEMPLATE_FD";
-
 /// How long a fork may take before the template is given up.
 const FORK_TIMEOUT: Duration = Duration::from_secs(10);
 

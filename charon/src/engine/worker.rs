@@ -15,14 +15,11 @@ use std::rc::Rc;
 
 use scryer_prolog::{LeafAnswer, Machine, MachineBuilder, StreamConfig, Term};
 
+use super::process::{MEMORY_ENV, TEMPLATE_ENV, WORKER_ENV};
 use super::protocol::{Request, Response};
-use super::template::{self, TEMPLATE_ENV};
+use super::template;
 use crate::term::{PlTerm, write_atom, write_string};
 
-/// Set (to `1`) in a worker's environment.
-pub(crate) const WORKER_ENV: &str = "CHARON_WORKER";
-/// Address-space limit of a worker in bytes, if set.
-pub(crate) const MEMORY_ENV: &str = "CHARON_WORKER_MEMORY";
 /// Set to `consult` (in the environment of the program that starts the workers),
 /// workers load the knowledge base with scryer's `consult/1` instead of the
 /// wrapper's `'$charon_consult'/1`: a way back should the faster loader ever

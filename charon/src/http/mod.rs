@@ -14,6 +14,7 @@
 //! ```
 
 mod guard;
+pub mod metrics;
 mod ndjson;
 pub mod openapi;
 mod problem;
@@ -55,7 +56,7 @@ pub struct HttpOptions {
     /// default: a proof shows the clauses and facts behind an answer, which an API
     /// of its operations alone does not.
     pub explain: bool,
-    /// Serve `GET /metrics` (see [`crate::metrics`]), behind the same guard as the
+    /// Serve `GET /metrics` (see [`crate::http::metrics`]), behind the same guard as the
     /// API. Off by default.
     pub metrics: bool,
     /// How hot reloads went, shown in `GET /health` (see [`ReloadState`]).
@@ -321,7 +322,7 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
                     if let Some(p) = only_get(&req) {
                         return p.into_response();
                     }
-                    let sources = crate::metrics::Sources {
+                    let sources = metrics::Sources {
                         kb: (!alone).then_some(&*app.kb),
                         reasoner: app.reasoner.as_deref(),
                         mcp_sessions: None,
@@ -419,19 +420,16 @@ fn wants_prometheus_text(accept: Option<&header::HeaderValue>) -> bool {
 /// `GET /metrics`: the metrics of `sources` in the format the `Accept` header asks
 /// for (OpenMetrics, or Prometheus's text format; see [`wants_prometheus_text`]).
 pub(crate) fn metrics_response(
-    sources: crate::metrics::Sources<'_>,
+    sources: metrics::Sources<'_>,
     headers: &axum::http::HeaderMap,
 ) -> Response {
     let (content_type, text) = if wants_prometheus_text(headers.get(header::ACCEPT)) {
         (
-            crate::metrics::PROMETHEUS_CONTENT_TYPE,
-            crate::metrics::render_prometheus(sources),
+            metrics::PROMETHEUS_CONTENT_TYPE,
+            metrics::render_prometheus(sources),
         )
     } else {
-        (
-            crate::metrics::CONTENT_TYPE,
-            crate::metrics::render(sources),
-        )
+        (metrics::CONTENT_TYPE, metrics::render(sources))
     };
     (
         [

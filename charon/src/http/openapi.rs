@@ -208,7 +208,7 @@ pub fn add_explain(doc: &mut Value, operations: &[&Operation]) {
     );
 }
 
-/// Adds `GET /metrics` (see [`crate::metrics`]).
+/// Adds `GET /metrics` (see [`crate::http::metrics`]).
 pub fn add_metrics(doc: &mut Value) {
     let Some(paths) = doc["paths"].as_object_mut() else {
         return;

@@ -167,20 +167,18 @@ impl Problem {
         )
     }
 
-    /// The problem for a failed call.
+    /// The problem for a failed call: its type is the error's
+    /// [`kind`](CallError::kind).
     pub fn from_call(error: &CallError) -> Self {
         let detail = error.to_string();
+        let slug = error.kind();
         match error {
             CallError::UnknownOperation(name) => Problem::not_found(&format!("/{name}")),
             CallError::Arguments { operation, error } => {
                 Problem::bad_arguments(operation, error.argument(), detail)
             }
             CallError::Exception { operation, .. } => {
-                let kind = (
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "prolog-exception",
-                    "Prolog exception",
-                );
+                let kind = (StatusCode::UNPROCESSABLE_ENTITY, slug, "Prolog exception");
                 Problem::of(kind, detail).with("operation", operation)
             }
             // A det operation without an answer for these arguments is "not found":
@@ -193,27 +191,23 @@ impl Problem {
             CallError::NotStreamable { operation, .. } => {
                 let kind = (
                     StatusCode::NOT_ACCEPTABLE,
-                    "not-streamable",
+                    slug,
                     "No stream of this operation",
                 );
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::CursorStale { operation } => {
-                let kind = (StatusCode::CONFLICT, "cursor-stale", "Cursor stale");
+                let kind = (StatusCode::CONFLICT, slug, "Cursor stale");
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::CursorMismatch { operation, .. } => {
-                let kind = (
-                    StatusCode::CONFLICT,
-                    "cursor-mismatch",
-                    "Cursor of another call",
-                );
+                let kind = (StatusCode::CONFLICT, slug, "Cursor of another call");
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::DetFailed { operation } => {
                 let kind = (
                     StatusCode::NOT_FOUND,
-                    "det-failed",
+                    slug,
                     "Deterministic operation failed",
                 );
                 let detail =
@@ -223,23 +217,19 @@ impl Problem {
             CallError::InferenceLimit { operation, .. } => {
                 let kind = (
                     StatusCode::UNPROCESSABLE_ENTITY,
-                    "inference-limit",
+                    slug,
                     "Inference limit exceeded",
                 );
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::TooManySolutions { operation, .. } => {
-                let kind = (
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "too-many-solutions",
-                    "Too many solutions",
-                );
+                let kind = (StatusCode::UNPROCESSABLE_ENTITY, slug, "Too many solutions");
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::MemoryLimit { operation, .. } => {
                 let kind = (
                     StatusCode::UNPROCESSABLE_ENTITY,
-                    "memory-limit",
+                    slug,
                     "Memory limit exceeded",
                 );
                 Problem::of(kind, detail).with("operation", operation)
@@ -247,33 +237,25 @@ impl Problem {
             CallError::AnswerTooDeep { operation, .. } => {
                 let kind = (
                     StatusCode::UNPROCESSABLE_ENTITY,
-                    "answer-too-deep",
+                    slug,
                     "Answer nested too deeply",
                 );
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::AnswerTooLarge { operation, .. } => {
-                let kind = (
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "answer-too-large",
-                    "Answer too large",
-                );
+                let kind = (StatusCode::UNPROCESSABLE_ENTITY, slug, "Answer too large");
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::NotTraceable { operation, .. } => {
                 let kind = (
                     StatusCode::UNPROCESSABLE_ENTITY,
-                    "not-traceable",
+                    slug,
                     "Call cannot be explained",
                 );
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::TimeLimit { operation, .. } => {
-                let kind = (
-                    StatusCode::GATEWAY_TIMEOUT,
-                    "time-limit",
-                    "Time limit exceeded",
-                );
+                let kind = (StatusCode::GATEWAY_TIMEOUT, slug, "Time limit exceeded");
                 Problem::of(kind, detail).with("operation", operation)
             }
             CallError::Output {
@@ -282,22 +264,19 @@ impl Problem {
                 ..
             } => Problem::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "output-type",
+                slug,
                 "Answer does not fit its declared type",
                 format!("{detail}; fix the predicate or its mode line"),
             )
             .with("operation", operation)
             .with("argument", argument),
-            CallError::Overloaded { operation, .. } => Problem::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "overloaded",
-                "Overloaded",
-                detail,
-            )
-            .with("operation", operation),
+            CallError::Overloaded { operation, .. } => {
+                Problem::new(StatusCode::SERVICE_UNAVAILABLE, slug, "Overloaded", detail)
+                    .with("operation", operation)
+            }
             CallError::Decode { operation, .. } => Problem::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "decode",
+                slug,
                 "Answer does not fit its Rust type",
                 detail,
             )
@@ -318,7 +297,7 @@ impl Problem {
                         // Not 503: that status says "not made, send it again".
                         return Problem::new(
                             StatusCode::BAD_GATEWAY,
-                            "write-outcome-unknown",
+                            slug,
                             "The write may or may not have been made",
                             detail,
                         )
@@ -329,7 +308,7 @@ impl Problem {
                     EngineError::Diverged(_) => {
                         return Problem::new(
                             StatusCode::SERVICE_UNAVAILABLE,
-                            "replica-stopped",
+                            slug,
                             "This replica stopped serving: its state is not the log's",
                             detail,
                         )
@@ -338,7 +317,7 @@ impl Problem {
                     EngineError::Replica(_) => {
                         return Problem::new(
                             StatusCode::SERVICE_UNAVAILABLE,
-                            "replica-unavailable",
+                            slug,
                             "The replicas' log cannot be reached",
                             detail,
                         )
@@ -348,7 +327,7 @@ impl Problem {
                     EngineError::Reloaded => {
                         return Problem::new(
                             StatusCode::SERVICE_UNAVAILABLE,
-                            "reloaded",
+                            slug,
                             "Reloaded; send the write again",
                             detail,
                         )
@@ -357,8 +336,7 @@ impl Problem {
                     }
                     _ => StatusCode::INTERNAL_SERVER_ERROR,
                 };
-                Problem::new(status, "engine-failure", "Engine failure", detail)
-                    .with("operation", operation)
+                Problem::new(status, slug, "Engine failure", detail).with("operation", operation)
             }
         }
     }
@@ -394,5 +372,38 @@ impl IntoResponse for Problem {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arms that build their problem with a helper of their own (not from the
+    /// error's kind) answer with the same type.
+    #[test]
+    fn a_failed_call_is_answered_with_the_problem_type_of_its_kind() {
+        let operation = || "op".to_string();
+        for error in [
+            CallError::UnknownOperation(operation()),
+            CallError::Arguments {
+                operation: operation(),
+                error: crate::kb::ArgumentError::NotAnObject,
+            },
+            CallError::Paging {
+                operation: operation(),
+                argument: "cursor",
+                detail: "stale".into(),
+            },
+            CallError::DetFailed {
+                operation: operation(),
+            },
+            CallError::Engine {
+                operation: operation(),
+                error: EngineError::Reloaded,
+            },
+        ] {
+            assert_eq!(Problem::from_call(&error).kind(), error.kind(), "{error:?}");
+        }
     }
 }

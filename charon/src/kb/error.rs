@@ -261,3 +261,36 @@ pub enum CallError {
         error: EngineError,
     },
 }
+
+impl CallError {
+    /// The kind of failure, by name: the problem type an HTTP client gets
+    /// (`urn:charon:problem:<kind>`), and the `outcome` label of the call metrics.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CallError::UnknownOperation(_) => "not-found",
+            CallError::Arguments { .. } | CallError::Paging { .. } => "bad-arguments",
+            CallError::Exception { .. } => "prolog-exception",
+            CallError::NotStreamable { .. } => "not-streamable",
+            CallError::CursorStale { .. } => "cursor-stale",
+            CallError::CursorMismatch { .. } => "cursor-mismatch",
+            CallError::DetFailed { .. } => "det-failed",
+            CallError::InferenceLimit { .. } => "inference-limit",
+            CallError::TooManySolutions { .. } => "too-many-solutions",
+            CallError::MemoryLimit { .. } => "memory-limit",
+            CallError::AnswerTooDeep { .. } => "answer-too-deep",
+            CallError::AnswerTooLarge { .. } => "answer-too-large",
+            CallError::NotTraceable { .. } => "not-traceable",
+            CallError::TimeLimit { .. } => "time-limit",
+            CallError::Output { .. } => "output-type",
+            CallError::Overloaded { .. } => "overloaded",
+            CallError::Decode { .. } => "decode",
+            CallError::Engine { error, .. } => match error {
+                EngineError::OutcomeUnknown { .. } => "write-outcome-unknown",
+                EngineError::Diverged(_) => "replica-stopped",
+                EngineError::Replica(_) => "replica-unavailable",
+                EngineError::Reloaded => "reloaded",
+                _ => "engine-failure",
+            },
+        }
+    }
+}

@@ -689,7 +689,7 @@ impl KnowledgeBase {
         })
     }
 
-    /// Whether calls are counted for the metrics ([`crate::metrics`]; on by
+    /// Whether calls are counted for the metrics ([`crate::http::metrics`]; on by
     /// default). Counting costs a few atomic operations per call; a server that
     /// does not serve the metrics can turn it off.
     pub fn count_calls(&self, on: bool) {

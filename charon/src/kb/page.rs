@@ -177,7 +177,7 @@ impl KnowledgeBase {
             && !matches!(e, CallError::Arguments { .. })
         {
             // (Arguments are counted where they are checked: `prepare`.)
-            self.metrics.refused(id.index(), crate::metrics::kind_of(e));
+            self.metrics.refused(id.index(), e.kind());
         }
         plan
     }

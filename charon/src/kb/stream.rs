@@ -98,8 +98,7 @@ impl KnowledgeBase {
         let planned = self.plan_stream(name, args)?;
         self.serving(name)?;
         let _admitted = super::call::admit(self, name.to_string()).inspect_err(|e| {
-            self.metrics
-                .refused(planned.id.index(), crate::metrics::kind_of(e));
+            self.metrics.refused(planned.id.index(), e.kind());
         })?;
         let mut given = 0;
         let mut public = |batch: Vec<Value>| {
@@ -146,8 +145,7 @@ impl KnowledgeBase {
     ) -> Result<SolutionStream, CallError> {
         let planned = self.plan_stream(name, args)?;
         let admitted = super::call::admit(Arc::clone(self), name.to_string()).inspect_err(|e| {
-            self.metrics
-                .refused(planned.id.index(), crate::metrics::kind_of(e));
+            self.metrics.refused(planned.id.index(), e.kind());
         })?;
         let (send, receive) = tokio::sync::mpsc::channel::<Item>(2);
         let operation = name.to_string();
@@ -376,7 +374,7 @@ fn stream_key() -> u64 {
 
 /// One solution's text, `ok(sol(…))`, as the JSON element of the whole answer.
 fn decode_solution(op: &crate::Operation, text: &str) -> Result<Value, CallError> {
-    let depth = crate::engine::MAX_ANSWER_DEPTH;
+    let depth = crate::term::MAX_ANSWER_DEPTH;
     let outcome = match crate::term::read_term(text, depth + 2) {
         Ok(term) => Outcome::decode(Some(term)),
         Err(ReadError::TooDeep(_)) => Outcome::Unreadable(ReadError::TooDeep(depth)),

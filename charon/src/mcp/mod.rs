@@ -61,8 +61,8 @@ impl McpServer {
     }
 
     /// What `GET /metrics` reports for this server, with `sessions` open.
-    fn metric_sources(&self, sessions: usize) -> crate::metrics::Sources<'_> {
-        crate::metrics::Sources {
+    fn metric_sources(&self, sessions: usize) -> crate::http::metrics::Sources<'_> {
+        crate::http::metrics::Sources {
             kb: self.has_source.then_some(&*self.kb),
             reasoner: self.reasoner.as_deref(),
             mcp_sessions: Some(sessions),
@@ -614,7 +614,7 @@ pub struct McpHttpOptions {
     /// endpoint mounted in an application; see [`router`]).
     pub guard: crate::http::Guard,
     /// Serve `GET /metrics` beside `/mcp` in [`http_router_with`] (see
-    /// [`crate::metrics`]): the knowledge base's and the reasoning tools' metrics,
+    /// [`crate::http::metrics`]): the knowledge base's and the reasoning tools' metrics,
     /// and the open sessions. Off by default.
     pub metrics: bool,
 }

@@ -24,18 +24,6 @@ pub(super) fn stamp(path: &Path) -> std::io::Result<Stamp> {
     })
 }
 
-/// A 64-bit FNV-1a hash: names a file's content in the journal, and checks
-/// journal records. Not a defence against someone who can write the files (they
-/// can write anything); a guard against torn writes and honest mix-ups.
-pub(crate) fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// The file a path names, symbolic links followed: the file that must be written.
 pub(super) fn target(path: &Path) -> std::io::Result<PathBuf> {
     std::fs::canonicalize(path)

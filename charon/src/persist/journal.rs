@@ -16,7 +16,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::PersistError;
-use super::file::{self, fnv};
+use super::file;
+use crate::change::fnv;
 
 const MAGIC: &str = "charon-journal 1";
 

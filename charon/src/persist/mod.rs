@@ -79,7 +79,6 @@ mod place;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-pub(crate) use file::fnv;
 pub(crate) use journal::Entry;
 pub(crate) use place::{Pi, replace_clauses};
 
@@ -478,9 +477,9 @@ fn conflicts(base: &str, edited: &str, entries: &[Entry], module: &str) -> Vec<S
 /// The predicates of `module` that a change list changes; `None` when the text
 /// cannot be read that way.
 fn changed_predicates(text: &str, module: &str) -> Option<Vec<Pi>> {
-    use crate::engine::Changed;
+    use crate::change::Changed;
     Some(
-        crate::engine::changed_by(text)?
+        crate::change::changed_by(text)?
             .into_iter()
             .filter_map(|c| match c {
                 Changed::Clauses {

@@ -165,7 +165,7 @@ pub struct ReplicaStatus {
 /// The fingerprint of a knowledge base's bytes the log's base row holds (FNV-1a,
 /// 64 bits, and the length): it tells another file from this one, not a forgery.
 pub(crate) fn fingerprint(bytes: &[u8]) -> String {
-    format!("{:016x}-{}", crate::persist::fnv(bytes), bytes.len())
+    format!("{:016x}-{}", crate::change::fnv(bytes), bytes.len())
 }
 
 /// How often a replica looks at the log when no notification came.

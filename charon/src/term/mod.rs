@@ -17,6 +17,11 @@ mod read;
 
 pub use read::{ReadError, read_term};
 
+/// Answers nested deeper than this are refused (lists count as one level whatever
+/// their length): the conversions on the way recurse. A proof of the reasoning
+/// toolkit at its deepest (`max_depth` 500) nests two levels per rule, and fits.
+pub(crate) const MAX_ANSWER_DEPTH: usize = 1024;
+
 /// A Prolog term as the engine returns it. Integers are kept as decimal text so that
 /// bigints stay exact across the worker boundary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
