@@ -282,63 +282,73 @@ impl Problem {
             )
             .with("operation", operation),
             CallError::Engine { operation, error } => {
-                let status = match error {
-                    EngineError::TimeLimit(_) | EngineError::Waited(_) => {
-                        StatusCode::GATEWAY_TIMEOUT
-                    }
-                    EngineError::Persist(m) if m.contains("changed by someone else") => {
-                        StatusCode::CONFLICT
-                    }
-                    EngineError::OutcomeUnknown {
-                        transaction,
-                        record,
-                        ..
-                    } => {
-                        // Not 503: that status says "not made, send it again".
-                        return Problem::new(
-                            StatusCode::BAD_GATEWAY,
-                            slug,
-                            "The write may or may not have been made",
-                            detail,
-                        )
-                        .with("operation", operation)
-                        .with("transaction", transaction.clone())
-                        .with_value("record", json!(record));
-                    }
-                    EngineError::Diverged(_) => {
-                        return Problem::new(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            slug,
-                            "This replica stopped serving: its state is not the log's",
-                            detail,
-                        )
-                        .with("operation", operation);
-                    }
-                    EngineError::Replica(_) => {
-                        return Problem::new(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            slug,
-                            "The replicas' log cannot be reached",
-                            detail,
-                        )
-                        .with("operation", operation)
-                        .retry_after(1);
-                    }
-                    EngineError::Reloaded => {
-                        return Problem::new(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            slug,
-                            "Reloaded; send the write again",
-                            detail,
-                        )
-                        .with("operation", operation)
-                        .retry_after(1);
-                    }
-                    _ => StatusCode::INTERNAL_SERVER_ERROR,
-                };
-                Problem::new(status, slug, "Engine failure", detail).with("operation", operation)
+                Problem::from_engine(operation, error, slug, detail)
             }
         }
+    }
+
+    /// The problem for a call the engine failed (`slug`: the error's kind): a write
+    /// whose outcome is unknown, a replica stopped or cut off from the log, a
+    /// reload, a time limit, a conflict on the file, or a failure.
+    fn from_engine(
+        operation: &str,
+        error: &EngineError,
+        slug: &'static str,
+        detail: String,
+    ) -> Self {
+        let status = match error {
+            EngineError::TimeLimit(_) | EngineError::Waited(_) => StatusCode::GATEWAY_TIMEOUT,
+            EngineError::Persist(m) if m.contains("changed by someone else") => {
+                StatusCode::CONFLICT
+            }
+            EngineError::OutcomeUnknown {
+                transaction,
+                record,
+                ..
+            } => {
+                // Not 503: that status says "not made, send it again".
+                return Problem::new(
+                    StatusCode::BAD_GATEWAY,
+                    slug,
+                    "The write may or may not have been made",
+                    detail,
+                )
+                .with("operation", operation)
+                .with("transaction", transaction.clone())
+                .with_value("record", json!(record));
+            }
+            EngineError::Diverged(_) => {
+                return Problem::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    slug,
+                    "This replica stopped serving: its state is not the log's",
+                    detail,
+                )
+                .with("operation", operation);
+            }
+            EngineError::Replica(_) => {
+                return Problem::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    slug,
+                    "The replicas' log cannot be reached",
+                    detail,
+                )
+                .with("operation", operation)
+                .retry_after(1);
+            }
+            EngineError::Reloaded => {
+                return Problem::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    slug,
+                    "Reloaded; send the write again",
+                    detail,
+                )
+                .with("operation", operation)
+                .retry_after(1);
+            }
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        Problem::new(status, slug, "Engine failure", detail).with("operation", operation)
     }
 
     /// The body as JSON.
