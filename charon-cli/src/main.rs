@@ -1,8 +1,9 @@
 //! The `charon` binary: parses arguments and calls the library.
 //!
-//! Layers, each importing only from those below it: `cli` (the command line and
-//! each server command) → `call`, `reason` and `reload` (`charon call`, the
-//! reasoning commands, hot reload) → `logging` (the set-up every command shares).
+//! Layers, each importing only from those below it: `cli` (the command line; its
+//! `serve` runs the servers, its `commands` the others) → `call`, `reason` and
+//! `reload` (`charon call`, the reasoning commands, hot reload) → `logging` (the
+//! set-up every command shares).
 
 use std::process::ExitCode;
 
