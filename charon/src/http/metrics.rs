@@ -37,6 +37,9 @@ use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
 /// The media type of what [`render`] writes.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
@@ -203,4 +206,32 @@ fn gauge(registry: &mut Registry, name: &str, help: &str, value: u64) {
     let gauge = Gauge::<i64>::default();
     gauge.set(i64::try_from(value).unwrap_or(i64::MAX));
     registry.register(name, help, gauge);
+}
+
+/// Which format a scraper's `Accept` header asks for: Prometheus's text format
+/// (`true`) by default — no header, `*/*`, `text/plain` — and OpenMetrics when it
+/// is asked for (`application/openmetrics-text` with a quality above zero, and not
+/// below `text/plain`'s: Prometheus itself lists both, OpenMetrics first).
+fn wants_prometheus_text(accept: Option<&header::HeaderValue>) -> bool {
+    let text = super::ndjson::accept_quality(accept, "text/plain");
+    let open = super::ndjson::accept_quality(accept, "application/openmetrics-text");
+    open.is_none_or(|open| open <= 0.0 || text.is_some_and(|text| text > open))
+}
+
+/// `GET /metrics`: the metrics of `sources` in the format the `Accept` header asks
+/// for (OpenMetrics, or Prometheus's text format; see [`wants_prometheus_text`]).
+pub(crate) fn response(sources: Sources<'_>, headers: &axum::http::HeaderMap) -> Response {
+    let (content_type, text) = if wants_prometheus_text(headers.get(header::ACCEPT)) {
+        (PROMETHEUS_CONTENT_TYPE, render_prometheus(sources))
+    } else {
+        (CONTENT_TYPE, render(sources))
+    };
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::VARY, "accept"),
+        ],
+        text,
+    )
+        .into_response()
 }

@@ -18,6 +18,7 @@ pub mod metrics;
 mod ndjson;
 pub mod openapi;
 mod problem;
+mod reload;
 mod wire;
 
 use std::sync::Arc;
@@ -33,6 +34,7 @@ use serde_json::{Map, Value, json};
 pub use guard::{Guard, MAX_HEAD_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use ndjson::NDJSON;
 pub use problem::{PROBLEM_JSON, Problem};
+pub use reload::{ReloadState, ReloadableRouter};
 pub use wire::ProblemsOnParseErrors;
 
 use crate::pldoc::{Method, Operation};
@@ -104,83 +106,6 @@ impl HttpOptions {
     pub fn with_reload_state(mut self, state: ReloadState) -> Self {
         self.reload = Some(state);
         self
-    }
-}
-
-/// How the hot reloads of a server went (see [`ReloadableRouter`]): shared by the
-/// code that reloads and every router it builds, whose `GET /health` shows it as
-/// `reload` — the reloads done, and the error of the last one if it failed (the
-/// knowledge base loaded before it is still served then).
-#[derive(Debug, Clone, Default)]
-pub struct ReloadState(Arc<std::sync::Mutex<(u64, Option<String>)>>);
-
-/// The same state (shared), not an equal one.
-impl PartialEq for ReloadState {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for ReloadState {}
-
-impl ReloadState {
-    /// A reload swapped in a new knowledge base.
-    pub fn succeeded(&self) {
-        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        state.0 += 1;
-        state.1 = None;
-    }
-
-    /// A reload failed with `error`; the old knowledge base keeps serving.
-    pub fn failed(&self, error: String) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).1 = Some(error);
-    }
-
-    /// The error of the last reload, if it failed.
-    pub fn error(&self) -> Option<String> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).1.clone()
-    }
-
-    fn json(&self) -> Value {
-        let (reloads, error) = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        match error {
-            None => json!({"status": "ok", "reloads": reloads}),
-            Some(error) => json!({"status": "failed", "reloads": reloads, "error": error,
-                "serving": "the knowledge base loaded before the failed reload"}),
-        }
-    }
-}
-
-/// A router whose routes are replaced while it serves (hot reload): each request
-/// goes to the router current when it arrives, and a request in flight finishes
-/// on the one it started with (which keeps its knowledge base alive until then).
-#[derive(Debug, Clone)]
-pub struct ReloadableRouter(Arc<std::sync::RwLock<Router>>);
-
-impl ReloadableRouter {
-    /// Serves `router` until it is replaced.
-    pub fn new(router: Router) -> Self {
-        ReloadableRouter(Arc::new(std::sync::RwLock::new(router)))
-    }
-
-    /// Serves `router` from now on.
-    pub fn replace(&self, router: Router) {
-        *self.0.write().unwrap_or_else(|p| p.into_inner()) = router;
-    }
-
-    /// The router to serve: it hands each request to the current routes.
-    pub fn router(&self) -> Router {
-        let slot = self.0.clone();
-        Router::new().fallback(move |req: Request| {
-            let current = slot.read().unwrap_or_else(|p| p.into_inner()).clone();
-            async move {
-                use tower::ServiceExt;
-                match current.oneshot(req).await {
-                    Ok(response) => response,
-                    Err(never) => match never {},
-                }
-            }
-        })
     }
 }
 
@@ -327,7 +252,7 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
                         reasoner: app.reasoner.as_deref(),
                         mcp_sessions: None,
                     };
-                    metrics_response(sources, req.headers())
+                    metrics::response(sources, req.headers())
                 }
             }),
         );
@@ -405,40 +330,6 @@ fn docs_page() -> Response {
         ),
     );
     response
-}
-
-/// Which format a scraper's `Accept` header asks for: Prometheus's text format
-/// (`true`) by default — no header, `*/*`, `text/plain` — and OpenMetrics when it
-/// is asked for (`application/openmetrics-text` with a quality above zero, and not
-/// below `text/plain`'s: Prometheus itself lists both, OpenMetrics first).
-fn wants_prometheus_text(accept: Option<&header::HeaderValue>) -> bool {
-    let text = ndjson::accept_quality(accept, "text/plain");
-    let open = ndjson::accept_quality(accept, "application/openmetrics-text");
-    open.is_none_or(|open| open <= 0.0 || text.is_some_and(|text| text > open))
-}
-
-/// `GET /metrics`: the metrics of `sources` in the format the `Accept` header asks
-/// for (OpenMetrics, or Prometheus's text format; see [`wants_prometheus_text`]).
-pub(crate) fn metrics_response(
-    sources: metrics::Sources<'_>,
-    headers: &axum::http::HeaderMap,
-) -> Response {
-    let (content_type, text) = if wants_prometheus_text(headers.get(header::ACCEPT)) {
-        (
-            metrics::PROMETHEUS_CONTENT_TYPE,
-            metrics::render_prometheus(sources),
-        )
-    } else {
-        (metrics::CONTENT_TYPE, metrics::render(sources))
-    };
-    (
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::VARY, "accept"),
-        ],
-        text,
-    )
-        .into_response()
 }
 
 /// How long `GET /health/ready` waits for a busy engine to take a trivial call.

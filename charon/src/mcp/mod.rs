@@ -741,7 +741,7 @@ where
                 let (server, sessions) = (current(), sessions.clone());
                 async move {
                     let open = sessions.manager.sessions.read().await.len();
-                    crate::http::metrics_response(server.metric_sources(open), &headers)
+                    crate::http::metrics::response(server.metric_sources(open), &headers)
                 }
             }),
         );
