@@ -1015,3 +1015,131 @@ fn facts_with_variables_hold_for_every_value() {
         "{why_not:?}"
     );
 }
+
+/// What a hostile side-by-side review found where Charon and the reference (its
+/// default backend, SWI-Prolog) still answered differently: each as the reference
+/// answers it.
+#[test]
+fn the_reviews_cases_answer_as_the_reference_does() {
+    let diagnose = |kb: &str, query: &str, mode: DiagnoseMode| match reasoner()
+        .diagnose(&DiagnoseRequest::new(kb, query, mode))
+    {
+        DiagnoseResult::Diagnosed(d) => d,
+        DiagnoseResult::Failed(f) => panic!("{query}: {f:?}"),
+    };
+    // `true` and `false` are no facts in what_if's modifications either.
+    for change in ["+ p(b) AND false", "+ true AND true", "- false", "+ true"] {
+        let w = reasoner().what_if(&WhatIfRequest::new("p(a)", change, "p($x)"));
+        let WhatIfResult::Failed(f) = w else {
+            panic!("{change}: accepted: {w:?}")
+        };
+        assert!(
+            f.error.message.contains("reserved literal"),
+            "{change}: {f:?}"
+        );
+    }
+
+    // `p($x) IF false` declares a predicate with no cases yet: what_needs proposes
+    // its facts, check_kb finds nothing to warn about, and `NOT true` is as false.
+    let kb = "p($x) IF false\nr($x) IF p($x) AND s($x)\ns(1)";
+    let needs = diagnose(kb, "r(1)", DiagnoseMode::WhatNeeds);
+    let proposals: Vec<&[String]> = needs
+        .proposals
+        .iter()
+        .flatten()
+        .map(|p| &p.facts[..])
+        .collect();
+    assert_eq!(proposals, [["p(1)".to_string()]], "{needs:?}");
+    let checked = reasoner().check_kb(kb);
+    assert!(checked.issues.is_empty(), "{:?}", checked.issues);
+    let checked = reasoner().check_kb("p($x, $y) IF NOT true");
+    assert!(checked.issues.is_empty(), "{:?}", checked.issues);
+    for never in ["false", "NOT true"] {
+        let kb = format!("loop($x) IF loop($x)\nloop($x) IF {never}");
+        let checked = reasoner().check_kb(&kb);
+        assert!(
+            checked
+                .issues
+                .iter()
+                .any(|i| i.kind == "recursion_without_base_case"),
+            "{never}: {:?}",
+            checked.issues
+        );
+    }
+
+    // Nested values in bindings are written as SWI-Prolog writes them.
+    let kb = "w(k(\"Hello World\", 1.5, -2))\nw(k(if, \"and\"))\nw(k(\"it's\", \"a\\\\b\"))\n\
+              w(k(\"Alice\", x, \"42\", \"\"))\nw(k(-0.0, 100000000000000.0))";
+    assert_eq!(
+        answers(kb, "w($x)"),
+        [
+            json!({"x": "k('Alice',x,'42','')"}),
+            json!({"x": "k('Hello World',1.5,-2)"}),
+            json!({"x": "k('it''s','a\\\\b')"}),
+            json!({"x": "k(-0.0,100000000000000.0)"}),
+            json!({"x": "k(if,and)"}),
+        ]
+    );
+    // `-0.0` keeps its sign; `-0` is the integer 0.
+    let zeros = answers("z(-0.0)\nz(-0)", "z($x)");
+    assert!(zeros.contains(&json!({"x": 0})), "{zeros:?}");
+    assert!(
+        zeros.iter().any(|z| z["x"]
+            .as_f64()
+            .is_some_and(|f| f == 0.0 && f.is_sign_negative())),
+        "{zeros:?}"
+    );
+    // `/` of integers that divide exactly is an integer, as SWI-Prolog computes it.
+    assert_eq!(
+        answers(
+            "q(2)",
+            "q($y) AND $y is 4 / 2 AND $h is 3 / 2 AND $n is -(9 / 3) AND $m is 7 / (0 - 2)"
+        ),
+        [json!({"y": 2, "h": 1.5, "n": -3, "m": -3.5})]
+    );
+    let e = try_answers("q(2)", "q($y) AND $z is $y / 0").expect_err("a zero divisor");
+    assert!(e.contains("zero_divisor"), "{e}");
+
+    // The query limit counts the goal itself, in NFC, as the reference does.
+    let goal = format!("p({})", "a".repeat(4997));
+    assert!(try_answers("p(a)", &format!("  ?- {goal}  \n")).is_ok());
+    let decomposed = format!("p(a{})", "e\u{301}".repeat(3000));
+    assert!(
+        try_answers("p(a)", &decomposed).is_ok(),
+        "6,004 characters, 3,004 in NFC"
+    );
+    let e = try_answers("p(a)", &format!("? {goal}a")).expect_err("5,001 characters");
+    assert!(e.contains("the query is 5001 characters"), "{e}");
+
+    // A line of full stops alone is blank: it neither ends an open rule nor hides
+    // a leading AND from the rule above it.
+    let kb =
+        "s(1)\nt(1)\nr($x) IF s($x) AND\n.\n  t($x)\nu($x) IF s($x)\n.\n  AND t($x)  # rule: U-1";
+    assert_eq!(answers(kb, "r($x)"), [json!({"x": 1})]);
+    assert_eq!(proofs(kb, "u(1)")[0].rule_id.as_deref(), Some("U-1"));
+
+    // An error in a quoted YAML value points at its character, past the quote.
+    for (kb, column) in [
+        ("facts:\n  - 'p(c, ??)'\n", 11),
+        ("facts:\n  - \"p(c, ??)\"\n", 11),
+        ("facts:\n  - p(c, ??)\n", 10),
+    ] {
+        let e = try_answers(kb, "p($x, $y)").expect_err(kb);
+        assert!(
+            e.contains(&format!("line 2, column {column}:")),
+            "{kb}: {e}"
+        );
+    }
+
+    // why_not of a ground goal whose rule compares with == or != says what failed.
+    let kb = "same($x, $y) IF $x == $y\ndiff($x, $y) IF $x != $y";
+    for (query, comparison) in [("same(a, b)", "a == b"), ("diff(a, a)", "a != a")] {
+        let d = diagnose(kb, query, DiagnoseMode::WhyNot);
+        assert!(!d.holds && !d.conclusion.contains('\u{0}'), "{d:?}");
+        assert!(
+            d.conclusion
+                .contains(&format!("the comparison {comparison} is false")),
+            "{d:?}"
+        );
+    }
+}

@@ -204,18 +204,21 @@ fn modifications(text: &str) -> Result<Vec<(ChangeAction, Clause)>, Failure> {
                 Ok(q)
                     if q.body.len() > 1 && q.body.iter().all(|l| matches!(l, Literal::Pos(_))) =>
                 {
-                    q.body
-                        .into_iter()
-                        .filter_map(|l| match l {
-                            Literal::Pos(head) => Some(Clause {
-                                head,
-                                body: Vec::new(),
-                                pos: Pos::default(),
-                                id: None,
-                            }),
-                            _ => None,
-                        })
-                        .collect()
+                    let mut facts = Vec::with_capacity(q.body.len());
+                    for literal in q.body {
+                        let Literal::Pos(head) = literal else {
+                            continue;
+                        };
+                        // `true` and `false` are no facts, here as in knowledge.
+                        let head = super::parse::reserved_head(head).map_err(to_failure)?;
+                        facts.push(Clause {
+                            head,
+                            body: Vec::new(),
+                            pos: Pos::default(),
+                            id: None,
+                        });
+                    }
+                    facts
                 }
                 _ => return Err(to_failure(e)),
             },

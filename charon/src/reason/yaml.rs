@@ -5,7 +5,7 @@
 
 use yaml_rust2::Event;
 use yaml_rust2::parser::{MarkedEventReceiver, Parser};
-use yaml_rust2::scanner::Marker;
+use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use super::ast::{Clause, Pos, Program};
 use super::parse::{ParseError, clause_limits, parse_head_at, parse_item_at, parse_query_at};
@@ -89,7 +89,7 @@ impl MarkedEventReceiver for Builder<'_> {
         }
         let pos = pos_of(mark);
         match ev {
-            Event::Scalar(value, _, _, tag) => {
+            Event::Scalar(value, style, _, tag) => {
                 if tag.is_some() {
                     self.error = Some(ParseError::new(
                         pos,
@@ -97,6 +97,15 @@ impl MarkedEventReceiver for Builder<'_> {
                     ));
                     return;
                 }
+                // A quoted value's text starts after its opening quote.
+                let quoted = matches!(
+                    style,
+                    TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted
+                );
+                let pos = Pos {
+                    column: pos.column + usize::from(quoted),
+                    ..pos
+                };
                 self.add(Node::Scalar(value, pos));
             }
             Event::SequenceStart(..) => {

@@ -164,10 +164,12 @@ impl Session<'_> {
             }
             Literal::Not(_) => unreachable!("NOT goals are never ready"),
             Literal::Pos(a) => {
-                let base = self
-                    .clauses_of(a)
-                    .iter()
-                    .all(|&i| self.program().clauses[i].is_fact());
+                // A predicate of facts only (a rule that never holds aside) is one
+                // whose facts can be assumed.
+                let base = self.clauses_of(a).iter().all(|&i| {
+                    let clause = &self.program().clauses[i];
+                    clause.is_fact() || clause.never_holds()
+                });
                 // 1. What already holds (or was assumed on this branch).
                 for f in &assumed {
                     if let Some(s) = unify_atoms(a, f, &subst) {
