@@ -63,53 +63,43 @@ pub struct Solution {
     pub proofs: Vec<ProofNode>,
 }
 
-/// A value from the engine as Euclid-IR text: constants bare or quoted as they
-/// need, nested terms with their arguments, as proof goals show them.
-fn text(term: &PlTerm) -> String {
-    let mut out = String::new();
-    match term {
-        PlTerm::Atom(a) | PlTerm::Str(a) => write_const(&mut out, a),
-        // The engine does not tell the constant '[]' from the empty list.
-        PlTerm::List(items) if items.is_empty() => out.push_str("\"[]\""),
-        PlTerm::Compound(f, args) => {
-            write_const(&mut out, f);
-            out.push('(');
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&text(a));
-            }
-            out.push(')');
-        }
-        other => out.push_str(&value(other).1),
-    }
-    out
+/// How a value from the engine is written: as Euclid-IR in proof goals, or as
+/// the reference answers a nested value in bindings.
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    /// Constants bare or double-quoted as Euclid-IR reads them, arguments
+    /// separated by `, `: `cfg(done, tape(_, 1))`.
+    Proof,
+    /// As the reference's default backend (SWI-Prolog's `term_string/2`) writes
+    /// the term: no space after the commas, constants in single quotes where
+    /// Prolog needs them: `cfg(done,tape(_,1))`, `f('Hello World',1.5,-2)`,
+    /// `f(if,and)`.
+    Binding,
 }
 
-/// A nested value as the reference answers it in bindings: written as its default
-/// backend (SWI-Prolog's `term_string/2`) writes the term, with no space after the
-/// commas and constants in single quotes where Prolog needs them:
-/// `cfg(done,tape(_,1))`, `f('Hello World',1.5,-2)`, `f(if,and)`.
-fn binding_text(term: &PlTerm) -> String {
+fn text(term: &PlTerm, style: Style) -> String {
+    let constant = |out: &mut String, text: &str| match style {
+        Style::Proof => write_const(out, text),
+        Style::Binding => write_prolog_atom(out, text),
+    };
     let mut out = String::new();
     match term {
-        PlTerm::Atom(a) | PlTerm::Str(a) => write_prolog_atom(&mut out, a),
-        // The engine does not tell the constant '[]' from the empty list; Euclid-IR
-        // has only the constant.
-        PlTerm::List(items) if items.is_empty() => out.push_str("'[]'"),
+        PlTerm::Atom(a) | PlTerm::Str(a) => constant(&mut out, a),
+        // The engine does not tell the constant '[]' from the empty list;
+        // Euclid-IR has only the constant.
+        PlTerm::List(items) if items.is_empty() => constant(&mut out, "[]"),
         PlTerm::Compound(f, args) => {
-            write_prolog_atom(&mut out, f);
+            constant(&mut out, f);
             out.push('(');
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push_str(if style == Style::Proof { ", " } else { "," });
                 }
-                out.push_str(&binding_text(a));
+                out.push_str(&text(a, style));
             }
             out.push(')');
         }
-        PlTerm::Float(f) => out.push_str(&prolog_float_text(*f)),
+        PlTerm::Float(f) if style == Style::Binding => out.push_str(&prolog_float_text(*f)),
         other => out.push_str(&value(other).1),
     }
     out
@@ -170,11 +160,14 @@ fn write_prolog_atom(out: &mut String, text: &str) {
 
 /// A value from the engine, as JSON and as Euclid-IR text (for proof goals). A
 /// nested term's JSON value is written as the reference writes it in bindings
-/// ([`binding_text`]); proof goals write it as Euclid-IR, spaced.
+/// ([`Style::Binding`]); proof goals write it as Euclid-IR, spaced.
 fn value(term: &PlTerm) -> (Value, String) {
     match term {
-        PlTerm::Atom(a) => (Value::String(a.clone()), text(term)),
-        PlTerm::Compound(..) => (Value::String(binding_text(term)), text(term)),
+        PlTerm::Atom(a) => (Value::String(a.clone()), text(term, Style::Proof)),
+        PlTerm::Compound(..) => (
+            Value::String(text(term, Style::Binding)),
+            text(term, Style::Proof),
+        ),
         PlTerm::Int(d) => (crate::json::integer(d), d.clone()),
         PlTerm::Float(f) => {
             let text = super::float_text(*f);
