@@ -196,8 +196,8 @@ impl Session<'_> {
         children
     }
 
-    /// 2. A goal on a predicate of facts, assumed: now if ground, later (once the
-    /// other goals gave its variables values) if not.
+    /// Step 2 of a goal on a predicate of facts: assume it, now if ground, later
+    /// (once the other goals gave its variables values) if not.
     fn assume(
         &mut self,
         a: &Atom,
@@ -238,7 +238,8 @@ impl Session<'_> {
         })
     }
 
-    /// 3. A goal on a predicate with rules: through each rule whose head matches.
+    /// Step 3 of a goal on a predicate with rules: through each rule whose head
+    /// matches.
     fn through_rules(&mut self, a: &Atom, depth: u32, rest: &Abduction) -> Vec<Abduction> {
         let mut children = Vec::new();
         for i in self.clauses_of(a).to_vec() {
