@@ -21,7 +21,7 @@ trap 'stop_server; rm -rf "$work"' EXIT
 "$VENV/bin/python" tests/mcp/check_reload.py --charon "$BIN"
 node tests/mcp/check_ts.mjs "$NODE_MODULES" "$BIN" "$PWD"
 
-# The MCP Inspector's command line, as README.md shows it (it needs Node 22).
+# The MCP Inspector's command line, as docs/mcp.md shows it (it needs Node 22).
 inspector() { PATH="$(dirname "$NODE22"):$PATH" "$NODE_MODULES/.bin/mcp-inspector" --cli "$BIN" mcp examples/meds.pl --stdio "$@"; }
 inspector --method tools/list | grep -q '"name": "pim_check"' || { echo "inspector: tools/list failed" >&2; exit 1; }
 inspector --method tools/call --tool-name get_interaction --tool-arg First=aspirin --tool-arg Second=warfarin \

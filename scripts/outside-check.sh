@@ -11,20 +11,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 app=tests/outside-app
-# README's snippets marked `<!-- snippet: FILE -->` are consecutive lines of FILE
-# (indentation aside), so that what the README shows is what this script compiles
-# and runs.
+# The snippets of README.md and docs/*.md marked `<!-- snippet: FILE -->` are
+# consecutive lines of FILE (indentation aside), so that what the docs show is what
+# this script compiles and runs. FILE is relative to the repository's root, in
+# docs/ as in README.md.
 python3 - <<'PY'
-import re, sys
-readme = open("README.md").read()
+import glob, re, sys
 bad = []
-for path, block in re.findall(r"<!-- snippet: (\S+) -->\n```rust\n(.*?)```", readme, re.S):
-    want = [l.strip() for l in block.strip("\n").split("\n")]
-    have = [l.strip() for l in open(path).read().split("\n")]
-    if not any(have[i:i + len(want)] == want for i in range(len(have))):
-        bad.append(path)
+for doc in ["README.md", *sorted(glob.glob("docs/*.md"))]:
+    text = open(doc).read()
+    for path, block in re.findall(r"<!-- snippet: (\S+) -->\n```rust\n(.*?)```", text, re.S):
+        want = [l.strip() for l in block.strip("\n").split("\n")]
+        have = [l.strip() for l in open(path).read().split("\n")]
+        if not any(have[i:i + len(want)] == want for i in range(len(have))):
+            bad.append(f"{doc}: {path}")
 if bad:
-    sys.exit("outside-check: README snippets differ from " + ", ".join(bad))
+    sys.exit("outside-check: snippets differ from their files: " + ", ".join(bad))
 PY
 # The versions this repository is tested with (cargo adds what the app alone needs).
 cp Cargo.lock "$app/Cargo.lock"

@@ -79,21 +79,23 @@ sys.path.insert(0, str(HERE))
 import reference_recorder  # noqa: E402  (fenced_blocks; records nothing here)
 
 # Cases where the two answer differently on purpose, each with its reason: a reference
-# bug (the evidence said), or a difference Charon's README documents (README,
-# "Reasoning with proofs").
+# bug (the evidence said), or a difference Charon's docs document (docs/reasoning.md,
+# "Beside the reference implementation, Euclid-MCP").
 SWI_NOT_EQUAL = (
     "`$level != low`: the reference's SWI-Prolog backend compares with =\\= and "
     "fails on constants (engine_error); its language, and its own Python engine, "
     "read != as `not the same value`, as Charon does"
 )
-OR = ("README (Charon): disjunction (`OR`) is left out by design and refused when read "
-      "(write one rule per case); the reference expands it into one clause per branch")
-UNIFY = ("README (Charon): unification with `=` is refused by design (repeat the "
-         "variable, or compare with ==); the reference's own backends disagree on it: "
+OR = ("docs/reasoning.md (Charon): disjunction (`OR`) is left out by design and refused "
+      "when read (write one rule per case); the reference expands it into one clause per "
+      "branch")
+UNIFY = ("docs/reasoning.md (Charon): unification with `=` is refused by design (repeat "
+         "the variable, or compare with ==); the reference's own backends disagree on it: "
          "its Python engine binds, its SWI-Prolog backend answers nothing")
 NUMBER = ("reference bug: its SWI-Prolog backend reads the number its language rejects "
           "(its Python engine refuses it: 'Unsupported numeric literal', which is what "
-          "its test expects); Charon refuses it too (README: exponents, hexadecimal)")
+          "its test expects); Charon refuses it too (docs/reasoning.md: exponents, "
+          "hexadecimal)")
 DOTS = ("reference bug: it strips every trailing `.` of a line (language.py: "
         "line.rstrip('.')), so the README's elided pseudo-code `has_role(alice, admin) "
         "...` is the fact has_role(alice, admin) and `? $role ...` the query `$role`; "
