@@ -60,7 +60,7 @@
 
 mod log;
 
-pub(crate) use log::{CommitError, Listener, Log, LogError, Record};
+pub(crate) use log::{CommitError, Listener, Log, LogError, Record, Write};
 
 /// How a knowledge base shares its writes with other replicas through PostgreSQL
 /// (see the `replica` module's docs).
