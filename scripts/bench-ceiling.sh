@@ -45,7 +45,9 @@ work, n, root = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 # The wrapper as the engine loads it: the operation's stub first (the form
 # codec::stubs writes for a det operation with one input and one output).
 stub = "'$charon_o0'(L,I0) :- '$charon_once'(sol(O1),users_with_permission(I0,O1),L,_).\n"
-wrapper = open(f"{root}/charon/src/engine/wrapper.pl").read()
+# The wrapper's parts, in the order the engine consults them (engine/mod.rs).
+parts = ["calls", "changes", "loading", "analysis", "explain", "rewriting"]
+wrapper = "".join(open(f"{root}/charon/src/engine/wrapper/{p}.pl").read() for p in parts)
 open(f"{work}/wrapper.pl", "w").write(stub + wrapper)
 load = json.dumps({"load": {"wrapper": f"{work}/wrapper.pl",
                             "kb": f"{root}/examples/rbac.pl"}})

@@ -2,7 +2,7 @@
 //! worst (fail closed).
 //!
 //! The input is what the engine's reader found in the knowledge base and the local
-//! files it loads (`'$charon_analyse'/2` in `engine/wrapper.pl`): its rules as
+//! files it loads (`'$charon_analyse'/2` in `engine/wrapper/analysis.pl`): its rules as
 //! loaded — direct calls of `assertz/1`, `asserta/1`, `retract/1`, `retractall/1`
 //! and `bb_put/2` already rewritten into recorded calls (`'$charon_j_*'`) — the
 //! predicates it defines, its modules, the goals it calls that nothing defines in

@@ -24,7 +24,8 @@
 //!   a running worker is killed (`SIGKILL`, no core is left spinning), the call gets
 //!   [`EngineError::TimeLimit`], and a replacement is started in the background.
 //! * **Inferences** are bounded inside the engine by `call_with_inference_limit/3` in
-//!   the KB-side wrapper (`wrapper.pl`), which also runs every goal inside `catch/3`.
+//!   the KB-side wrapper (`wrapper/*.pl`, consulted as one text in the order of
+//!   `WRAPPER`), which also runs every goal inside `catch/3`.
 //! * **Memory** is bounded per worker with `RLIMIT_AS`; running out is reported as
 //!   [`EngineError::MemoryLimit`]; a worker that dies (out of memory, deep recursion,
 //!   a panic) dies alone and is replaced.
@@ -46,7 +47,7 @@
 //! call runs meanwhile. Which operations are which is decided by the analysis in
 //! `analysis`, failing closed (`Access`). A write's changes reach the others as the
 //! changes it recorded (`Replication::Journal`: the knowledge base is loaded with its
-//! direct mutator calls rewritten to record, see `wrapper.pl`) or, when Charon could
+//! direct mutator calls rewritten to record, see `wrapper/rewriting.pl`) or, when Charon could
 //! not see every change, as a full dump (`Replication::Snapshot`); see `generation`.
 //! Workers catch up lazily, before their next call, or in the background when they
 //! are started. A write that fails, throws or hits a limit after changing something
@@ -106,7 +107,15 @@ use template::{ForkError, Template};
 
 use crate::term::PlTerm;
 
-const WRAPPER: &str = include_str!("wrapper.pl");
+const WRAPPER: &str = concat!(
+    include_str!("wrapper/calls.pl"),
+    include_str!("wrapper/changes.pl"),
+    include_str!("wrapper/loading.pl"),
+    include_str!("wrapper/analysis.pl"),
+    include_str!("wrapper/explain.pl"),
+    // Last: everything after its term_expansion clause would be rewritten too.
+    include_str!("wrapper/rewriting.pl"),
+);
 
 /// How long a caller checks for an answer before sleeping on the pipe, when it is
 /// the only call in flight. Under concurrency nobody spins: the cores are better
@@ -369,7 +378,7 @@ impl Engine {
     }
 
     /// Reads the knowledge base (and the local files it loads) for the analysis of
-    /// what its operations may do; see `'$charon_analyse'/2` in `wrapper.pl`.
+    /// what its operations may do; see `'$charon_analyse'/2` in `wrapper/analysis.pl`.
     pub(crate) fn analyse(&self) -> Result<Vec<PlTerm>, EngineError> {
         // On a worker of its own, which then goes: reading the file grows its
         // memory, and a serving worker would keep that.
