@@ -258,30 +258,50 @@ impl Frozen {
             .next()
             .and_then(|l| l.trim().parse().ok())
             .expect("a pid");
-        // The postmaster and its children (the backends and helpers).
+        // The postmaster first: stopped, it forks no new backend. Then its children
+        // (the backends and helpers), looked for again until a look finds no new
+        // one: a backend forked just before the postmaster stopped is stopped too.
+        // SAFETY: a plain kill(2) of processes of the test's own cluster.
+        unsafe { libc::kill(postmaster, libc::SIGSTOP) };
         let mut pids = vec![postmaster];
-        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-                continue;
-            };
-            // pid (comm) state ppid ...
-            let ppid = stat
-                .rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-                .and_then(|p| p.parse::<i32>().ok());
-            if ppid == Some(postmaster) {
-                pids.push(pid);
+        loop {
+            let new: Vec<i32> = children(postmaster)
+                .into_iter()
+                .filter(|pid| !pids.contains(pid))
+                .collect();
+            if new.is_empty() {
+                break;
             }
-        }
-        for &pid in &pids {
-            // SAFETY: a plain kill(2) of processes of the test's own cluster.
-            unsafe { libc::kill(pid, libc::SIGSTOP) };
+            for &pid in &new {
+                // SAFETY: as above.
+                unsafe { libc::kill(pid, libc::SIGSTOP) };
+            }
+            pids.extend(new);
         }
         Frozen(pids)
     }
+}
+
+/// The processes whose parent is `parent` (from /proc).
+fn children(parent: i32) -> Vec<i32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<i32>().ok());
+        if ppid == Some(parent) {
+            pids.push(pid);
+        }
+    }
+    pids
 }
 
 impl Drop for Frozen {
@@ -409,4 +429,101 @@ fn a_record_that_does_not_apply_stops_the_replica_before_any_call() {
             .is_some_and(|d| d.contains("did not apply")),
         "{health}"
     );
+}
+
+/// A gap in the log (a record missing before one the replica has not applied)
+/// stops the replica, and the first write that meets it (in its own transaction,
+/// before the follower's next look) is answered as every call after it: 503
+/// `replica-stopped` saying why, never `replica-unavailable`, which tells a client
+/// to send the write again.
+#[test]
+fn a_gap_met_by_a_write_stops_the_replica_at_that_write() {
+    let _shared = shared();
+    let table = table("gap_write");
+    let server = serve(&pg_url(), &table, &["--timeout-ms", "30000"]);
+    assert_eq!(bump(server.port).status, 200);
+    // The follower has read record 1 (the write's own notification woke it) and
+    // waits again. Record 3 without record 2, and no notification: the follower
+    // sees it at its next look (every half second); the write right after the
+    // insert reads it first (or, rarely, after the follower: the same answer).
+    std::thread::sleep(Duration::from_secs(1));
+    pg().execute(
+        &format!("INSERT INTO {table} (seq, changes) VALUES (3, $1)"),
+        &[&"[]"],
+    )
+    .expect("a gap");
+    for call in ["/bump", "/count"] {
+        let reply = request(
+            server.port,
+            "POST",
+            call,
+            &[("content-type", "application/json")],
+            "{}",
+        );
+        assert_eq!(reply.status, 503, "{call}: {}", reply.body);
+        let problem: Value = serde_json::from_str(&reply.body).expect("json");
+        assert_eq!(
+            problem["type"],
+            json!("urn:charon:problem:replica-stopped"),
+            "{call}: {problem}"
+        );
+        assert!(
+            problem["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("lost records")),
+            "{call}: {problem}"
+        );
+    }
+}
+
+/// A replica that wrote, and then stopped serving (a gap in the log), stops
+/// cleanly on SIGTERM: it exits 0, and nothing panics on the way out. (Its follower
+/// gone, the server's runtime drops the knowledge base last, with the connection
+/// to the log: the synchronous client, which cannot block on that runtime, is
+/// closed on a thread of its own.)
+#[test]
+fn a_replica_that_wrote_and_stopped_serving_stops_cleanly() {
+    let _shared = shared();
+    let table = table("clean_stop");
+    let kb = fixture("replica/ledger.pl");
+    let port = crate::util::free_port();
+    let url = pg_url();
+    let mut child = std::process::Command::new(crate::util::charon_bin())
+        .arg("http")
+        .args(["--port", &port.to_string(), "--log", "warn"])
+        .arg(&kb)
+        .args(["--replicate", "--replicate-url", &url])
+        .args(["--replicate-table", &table, "--workers", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("charon http starts");
+    let started = Instant::now();
+    while http(port, "GET", "/health", None).is_none_or(|(s, _)| s != 200) {
+        assert!(started.elapsed() < Duration::from_secs(30), "not up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(bump(port).status, 200);
+    std::thread::sleep(Duration::from_secs(1));
+    pg().execute(
+        &format!("INSERT INTO {table} (seq, changes) VALUES (3, $1)"),
+        &[&"[]"],
+    )
+    .expect("a gap");
+    assert_eq!(bump(port).status, 503);
+    // SAFETY: signalling the process this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let output = {
+        let stderr = child.stderr.take().expect("stderr");
+        let reading = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::BufReader::new(stderr).read_to_string(&mut text);
+            text
+        });
+        let status = child.wait().expect("waited");
+        (status, reading.join().expect("stderr read"))
+    };
+    let (status, stderr) = output;
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{status:?}: {stderr}");
 }

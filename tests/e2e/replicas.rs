@@ -744,15 +744,25 @@ fn replicas_starting_at_once_on_a_new_log_all_start() {
 /// instead of waiting for ever.
 #[test]
 fn a_peer_that_accepts_and_never_answers_fails_the_start_in_seconds() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for stream in listener.incoming().flatten() {
-            held.push(stream); // never read, never answered, never closed
-        }
-    });
+    let port = silent_peer();
     let message = start_fails_in_seconds(&format!("postgresql://charon@127.0.0.1:{port}/charon"));
+    assert!(message.contains("did not answer"), "{message}");
+    assert!(message.contains(&format!("127.0.0.1:{port}")), "{message}");
+}
+
+/// Several hosts, as the driver takes them (in order, past one it cannot reach):
+/// the first refuses, the second accepts and never answers. The start fails in
+/// seconds naming the second, which is the one that held it.
+#[test]
+fn the_first_host_that_takes_the_connection_is_the_one_probed() {
+    let refused = {
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        closed.local_addr().expect("addr").port()
+    };
+    let port = silent_peer();
+    let message = start_fails_in_seconds(&format!(
+        "postgresql://charon@127.0.0.1:{refused},127.0.0.1:{port}/charon"
+    ));
     assert!(message.contains("did not answer"), "{message}");
     assert!(message.contains(&format!("127.0.0.1:{port}")), "{message}");
 }
@@ -782,6 +792,20 @@ fn a_peer_that_stalls_the_handshake_fails_the_start_in_seconds() {
         message.contains("did not finish the handshake"),
         "{message}"
     );
+}
+
+/// The port of a peer that accepts connections and never reads, answers or
+/// closes them (a stopped server, whose kernel still accepts).
+fn silent_peer() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    port
 }
 
 /// Starts a replica on `url`, which must fail within 20 s: its error message.

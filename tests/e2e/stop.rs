@@ -2,7 +2,7 @@
 //! signalled: SIGINT or SIGTERM to the server alone, or to its whole process group
 //! (Ctrl-C in a terminal, a service manager stopping a unit), where the workers get
 //! the signal too and must outlive the server's shutdown. And `charon://source`
-//! serves the file as that stop writes it, journal included.
+//! serves the file as that stop writes it, journal included, without writing it.
 
 use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
@@ -185,8 +185,37 @@ fn the_source_resource_is_the_file_a_clean_stop_writes() {
         .to_string();
     assert_ne!(served, before, "the source still is the file as loaded");
     assert!(served.contains("book(src,"), "{served}");
+    // Reading it wrote nothing: the file waits for its fold, the write is in the
+    // journal; a second read serves the same text.
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), before);
+    session.send(
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "resources/read",
+                         "params": {"uri": "charon://source"}}),
+    );
+    assert_eq!(session.answer(4)["contents"][0]["text"], json!(served));
     // A clean stop: stdin closed.
     session.close();
     let after = std::fs::read_to_string(&path).expect("read");
     assert_eq!(served, after);
+}
+
+/// The workers take no stop signal (above), but a program the knowledge base runs
+/// (shell/2) does not inherit that: it gets SIGHUP, SIGINT and SIGTERM at their
+/// defaults, so Ctrl-C stops it as it stops any program.
+#[test]
+fn programs_the_knowledge_base_runs_take_stop_signals() {
+    let dir = TempDir::new("shell-signals");
+    let path = dir.0.join("shell.pl");
+    std::fs::write(
+        &path,
+        ":- use_module(library(os)).\n\n\
+         %! ignored(-Status:integer) is det.\n\
+         %  1 when a program run from here ignores SIGHUP, SIGINT or SIGTERM, else 0.\n\
+         ignored(Status) :-\n    \
+         shell(\"m=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status); \
+         exit $(( (0x$m & 0x4003) != 0 ))\", Status).\n",
+    )
+    .expect("write");
+    let kb = KnowledgeBase::load_with(&path, config()).expect("the knowledge base loads");
+    assert_eq!(kb.call("ignored", &json!({})).expect("ignored"), json!(0));
 }

@@ -43,10 +43,20 @@ fn serve() -> i32 {
     // whole process group, and a service manager every process of the unit; the
     // program must still be able to fold the dynamic database into its file at
     // shutdown, which takes its workers. SIGHUP (a reload) is the program's too.
-    // SAFETY: setting signal dispositions, before main, on the only thread.
+    // The signals are caught by a handler that does nothing, not ignored: a program
+    // the knowledge base runs (shell/1,2) gets a caught signal back at its default
+    // when it starts, where it would inherit an ignored one (and Ctrl-C could not
+    // stop it). SA_RESTART: a read the signal interrupts goes on.
+    extern "C" fn unheeded(_: libc::c_int) {}
+    // SAFETY: setting signal dispositions, before main, on the only thread; the
+    // handler does nothing, so it is async-signal-safe.
     unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = unheeded as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
         for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            libc::signal(signal, libc::SIG_IGN);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
     let memory = std::env::var(MEMORY_ENV).ok();

@@ -38,6 +38,10 @@ pub use transport::{
     reloadable_http_router, router,
 };
 
+/// `charon://source` as last rendered with the journal's writes, and the
+/// generation it renders (see `source_text`).
+type Rendered = std::sync::Mutex<Option<(u64, Arc<str>)>>;
+
 /// URI of the knowledge base's source.
 pub const SOURCE_URI: &str = "charon://source";
 
@@ -57,6 +61,8 @@ pub struct McpServer {
     /// writer turns the private ordered keys back into names (its stdio relay and
     /// HTTP apps; see `crate::json`), never on a transport of the application's.
     ordered: bool,
+    /// `charon://source` as last rendered.
+    source: Arc<Rendered>,
 }
 
 impl McpServer {
@@ -89,6 +95,7 @@ impl McpServer {
             explain: false,
             tools: Arc::new(tools),
             ordered: false,
+            source: Arc::default(),
         }
     }
 
@@ -101,6 +108,7 @@ impl McpServer {
             explain: false,
             tools: Arc::new(Vec::new()),
             ordered: false,
+            source: Arc::default(),
         }
         .with_reasoner(reasoner)
     }
@@ -543,22 +551,13 @@ impl ServerHandler for McpServer {
                 None,
             ));
         }
-        // With --persist the file lags its journal until the next fold: the source is
-        // the state as persisted, so the writes are folded in first (what a clean
-        // stop would write; with nothing to fold, nothing happens).
         let kb = self.kb.clone();
-        let text = tokio::task::spawn_blocking(move || {
-            if kb.persisted().is_some() {
-                kb.checkpoint().map_err(|e| {
-                    format!("cannot fold the journal's writes into the source: {e}")
-                })?;
-            }
-            std::fs::read_to_string(kb.path()).map_err(|e| format!("cannot read the source: {e}"))
-        })
-        .await
-        .map_err(|e| McpError::internal_error(e.to_string(), None))?
-        .map_err(|e| McpError::internal_error(e, None))?;
-        let contents = match ResourceContents::text(text, SOURCE_URI) {
+        let cached = self.source.clone();
+        let text = tokio::task::spawn_blocking(move || source_text(&kb, &cached))
+            .await
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?
+            .map_err(|e| McpError::internal_error(e, None))?;
+        let contents = match ResourceContents::text(text.to_string(), SOURCE_URI) {
             ResourceContents::TextResourceContents {
                 uri, text, meta, ..
             } => ResourceContents::TextResourceContents {
@@ -571,4 +570,33 @@ impl ServerHandler for McpServer {
         };
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
+}
+
+/// `charon://source`: the knowledge base's file as the next fold writes it. With
+/// --persist the file lags its journal until a fold, so the state as persisted is
+/// rendered aside (as `charon export` renders it: the file and its journal are left
+/// alone, and no write waits), once per generation; else the file as it is.
+fn source_text(kb: &KnowledgeBase, cached: &Rendered) -> Result<Arc<str>, String> {
+    if kb.persisted().is_none() {
+        return std::fs::read_to_string(kb.path())
+            .map(Arc::from)
+            .map_err(|e| format!("cannot read the source: {e}"));
+    }
+    let mut cached = cached.lock().unwrap_or_else(|p| p.into_inner());
+    let generation = kb.generation();
+    if let Some((rendered, text)) = cached.as_ref()
+        && *rendered == generation
+    {
+        return Ok(text.clone());
+    }
+    let rendering = |e: String| format!("cannot render the source with the journal's writes: {e}");
+    let dir =
+        crate::engine::PrivateDir::new("charon-source").map_err(|e| rendering(e.to_string()))?;
+    let to = dir.path().join("source.pl");
+    kb.export(&to).map_err(|e| rendering(e.to_string()))?;
+    let text: Arc<str> = std::fs::read_to_string(&to)
+        .map_err(|e| rendering(e.to_string()))?
+        .into();
+    *cached = Some((generation, text.clone()));
+    Ok(text)
 }
