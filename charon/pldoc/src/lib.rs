@@ -6,6 +6,18 @@
 //! [`Operation`]s and, for every documented predicate that is not exposed, a
 //! [`Rejection`] with `file:line` and the reason. [`schema`] renders the
 //! JSON Schemas of an operation, which every surface (OpenAPI, MCP) uses.
+//!
+//! # Layers
+//!
+//! Each module imports only from those below it (`scripts/import-circles.py`
+//! checks that no file imports one that imports it back):
+//!
+//! - this file: `analyse`, the operations built from the doc blocks;
+//! - `doc` (PlDoc blocks and mode lines) and `syntax` (clauses the engine could
+//!   not read), over `scan` and `model`;
+//! - `schema` (JSON Schemas of an operation), over `model`;
+//! - `scan` (the source scanner) and `model` (operations, types), which import
+//!   nothing of the crate.
 
 mod doc;
 mod model;
