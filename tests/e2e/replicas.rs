@@ -744,6 +744,8 @@ fn replicas_starting_at_once_on_a_new_log_all_start() {
 /// instead of waiting for ever.
 #[test]
 fn a_peer_that_accepts_and_never_answers_fails_the_start_in_seconds() {
+    // Not beside the test that fills the cap of connections given up.
+    let _shared = shared();
     let port = silent_peer();
     let message = start_fails_in_seconds(&format!("postgresql://charon@127.0.0.1:{port}/charon"));
     assert!(message.contains("did not answer"), "{message}");
@@ -755,6 +757,8 @@ fn a_peer_that_accepts_and_never_answers_fails_the_start_in_seconds() {
 /// seconds naming the second, which is the one that held it.
 #[test]
 fn the_first_host_that_takes_the_connection_is_the_one_probed() {
+    // Not beside the test that fills the cap of connections given up.
+    let _shared = shared();
     let refused = {
         let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         closed.local_addr().expect("addr").port()
@@ -772,26 +776,100 @@ fn the_first_host_that_takes_the_connection_is_the_one_probed() {
 /// two, or one whose authentication hangs: the handshake is bounded too.
 #[test]
 fn a_peer_that_stalls_the_handshake_fails_the_start_in_seconds() {
+    // Not beside the test that fills the cap of connections given up.
+    let _shared = shared();
+    let (port, held) = stalling_peer();
+    let message = start_fails_in_seconds(&format!(
+        "postgresql://charon@127.0.0.1:{port}/charon?connect_timeout=2"
+    ));
+    release(&held);
+    assert!(
+        message.contains("did not finish the handshake"),
+        "{message}"
+    );
+}
+
+/// Connections given up on are capped: eight handshakes that a peer stalls leave
+/// eight connections waiting, and the next one is refused at once, saying so,
+/// rather than piling up a thread and a connection per attempt; once the peer lets
+/// them go, connections are tried again.
+#[test]
+fn connections_given_up_are_capped_at_eight() {
+    // In-process starts share the cap: none runs beside this test.
+    let _alone = POSTGRES.write().unwrap_or_else(|p| p.into_inner());
+    let (port, held) = stalling_peer();
+    let url = format!("postgresql://charon@127.0.0.1:{port}/charon?connect_timeout=1");
+    let attempts: Vec<_> = (0..8)
+        .map(|_| {
+            let url = url.clone();
+            std::thread::spawn(move || start_fails_in_seconds(&url))
+        })
+        .collect();
+    for attempt in attempts {
+        let message = attempt.join().expect("an attempt");
+        assert!(
+            message.contains("did not finish the handshake") || message.contains("still wait"),
+            "{message}"
+        );
+    }
+    let message = start_fails_in_seconds(&url);
+    assert!(
+        message.contains("earlier connections still wait for an answer"),
+        "{message}"
+    );
+    // The peer closes them: the threads waiting on them end, and connections are
+    // made again (to a closed port here: refused at once, nothing left waiting).
+    release(&held);
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.local_addr().expect("addr").port()
+    };
+    let started = Instant::now();
+    loop {
+        let message =
+            start_fails_in_seconds(&format!("postgresql://charon@127.0.0.1:{closed}/charon"));
+        if !message.contains("still wait") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still capped: {message}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Closes the connections a [`stalling_peer`] holds.
+fn release(held: &std::sync::Mutex<Vec<std::net::TcpStream>>) {
+    for stream in held.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+        let _ = stream.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// A peer that answers PostgreSQL's first message (the SSLRequest: "N", no TLS)
+/// and never the startup message: its port, and the connections it holds.
+fn stalling_peer() -> (
+    u16,
+    std::sync::Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+) {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
+    let held = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let holding = held.clone();
     std::thread::spawn(move || {
-        let mut held = Vec::new();
         for mut stream in listener.incoming().flatten() {
             let mut request = [0u8; 8];
             if stream.read_exact(&mut request).is_ok() && request[4..] == [0x04, 0xd2, 0x16, 0x2f] {
                 let _ = stream.write_all(b"N");
             }
-            held.push(stream); // the startup message is never answered
+            holding
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(stream);
         }
     });
-    let message = start_fails_in_seconds(&format!(
-        "postgresql://charon@127.0.0.1:{port}/charon?connect_timeout=2"
-    ));
-    assert!(
-        message.contains("did not finish the handshake"),
-        "{message}"
-    );
+    (port, held)
 }
 
 /// The port of a peer that accepts connections and never reads, answers or
