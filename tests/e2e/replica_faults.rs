@@ -20,11 +20,14 @@ const COMMIT: &[u8] = b"Q\0\0\0\x0bCOMMIT\0";
 
 /// A TCP proxy in front of the test's PostgreSQL. Armed, it passes the next
 /// `COMMIT` on to the server, then cuts that connection without relaying the
-/// answer (the commit happens; the client never learns it); with `refuse`, it
-/// closes every new connection at once (PostgreSQL out of reach for a lookup).
+/// answer (the commit happens; the client never learns it); holding, it keeps the
+/// next `COMMIT` from the server and the connection open (PostgreSQL frozen between
+/// a write's INSERT and its COMMIT); with `refuse`, it closes every new connection
+/// at once (PostgreSQL out of reach for a lookup).
 struct Proxy {
     port: u16,
     armed: Arc<AtomicBool>,
+    hold: Arc<AtomicBool>,
     refuse: Arc<AtomicBool>,
     /// Set once a COMMIT was cut.
     cut: Arc<AtomicBool>,
@@ -35,9 +38,10 @@ impl Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
         let armed = Arc::new(AtomicBool::new(false));
+        let hold = Arc::new(AtomicBool::new(false));
         let refuse = Arc::new(AtomicBool::new(false));
         let cut = Arc::new(AtomicBool::new(false));
-        let (a, r, c) = (armed.clone(), refuse.clone(), cut.clone());
+        let (a, h, r, c) = (armed.clone(), hold.clone(), refuse.clone(), cut.clone());
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
                 if r.load(Ordering::SeqCst) {
@@ -47,12 +51,13 @@ impl Proxy {
                 let Ok(server) = TcpStream::connect(("127.0.0.1", upstream)) else {
                     continue;
                 };
-                relay(client, server, a.clone(), c.clone());
+                relay(client, server, [a.clone(), h.clone()], c.clone());
             }
         });
         Proxy {
             port,
             armed,
+            hold,
             refuse,
             cut,
         }
@@ -67,8 +72,13 @@ impl Proxy {
 }
 
 /// Relays one connection both ways; the client-to-server side cuts an armed
-/// COMMIT (see [`Proxy`]).
-fn relay(client: TcpStream, server: TcpStream, armed: Arc<AtomicBool>, cut: Arc<AtomicBool>) {
+/// COMMIT, or holds one (see [`Proxy`]).
+fn relay(
+    client: TcpStream,
+    server: TcpStream,
+    [armed, hold]: [Arc<AtomicBool>; 2],
+    cut: Arc<AtomicBool>,
+) {
     let dropped = Arc::new(AtomicBool::new(false));
     let (mut c_in, mut s_out) = (
         client.try_clone().expect("clone"),
@@ -84,6 +94,13 @@ fn relay(client: TcpStream, server: TcpStream, armed: Arc<AtomicBool>, cut: Arc<
             };
             let chunk = &buf[..n];
             let commit = chunk.windows(COMMIT.len()).any(|w| w == COMMIT);
+            if commit && hold.swap(false, Ordering::SeqCst) {
+                // The server never hears of it, and the connection stays open (the
+                // streams held) until the test is long over.
+                cut.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_secs(120));
+                break;
+            }
             if commit && armed.swap(false, Ordering::SeqCst) {
                 // Nothing the server answers from now on reaches the client.
                 d.store(true, Ordering::SeqCst);
@@ -526,4 +543,88 @@ fn a_replica_that_wrote_and_stopped_serving_stops_cleanly() {
     let (status, stderr) = output;
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.code(), Some(0), "{status:?}: {stderr}");
+}
+
+/// PostgreSQL frozen between a write's INSERT and its COMMIT (the COMMIT never
+/// reaches it, the connection stays open): the write is answered within the
+/// replica's bound as of unknown outcome (502, the transaction and the record that
+/// settle it), never as "not made"; PostgreSQL then aborts the transaction that
+/// waits (its idle limit is the call's time left), so the write was not made, the
+/// record is not in the log, and the next write takes its number.
+#[test]
+fn a_freeze_between_insert_and_commit_is_unknown_then_settled() {
+    let _shared = shared();
+    let proxy = Proxy::start(pg_port());
+    let table = table("frozen_commit");
+    let server = serve(
+        &proxy.url(),
+        &table,
+        &[
+            "--timeout-ms",
+            "4000",
+            "--replicate-answer-within-ms",
+            "1000",
+        ],
+    );
+    assert_eq!(bump(server.port).body.trim(), "1");
+    proxy.hold.store(true, Ordering::SeqCst);
+    let started = Instant::now();
+    let reply = bump(server.port);
+    assert!(proxy.cut.load(Ordering::SeqCst), "the COMMIT was held");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "answered within the bound: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(reply.status, 502, "{}", reply.body);
+    let problem: Value = serde_json::from_str(&reply.body).expect("json");
+    assert_eq!(
+        problem["type"],
+        json!("urn:charon:problem:write-outcome-unknown"),
+        "{problem}"
+    );
+    assert_eq!(problem["record"], json!(2), "{problem}");
+    let xid = problem["transaction"]
+        .as_str()
+        .expect("a transaction id")
+        .to_string();
+    // PostgreSQL settles it: aborted once the open transaction's idle limit passes.
+    let mut client = pg();
+    let started = Instant::now();
+    loop {
+        let status: Option<String> = client
+            .query_one("SELECT txid_status($1::text::bigint)", &[&xid])
+            .expect("txid_status")
+            .get(0);
+        if status.as_deref() == Some("aborted") {
+            break;
+        }
+        assert_eq!(status.as_deref(), Some("in progress"));
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "still {status:?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let rows = client
+        .query(&format!("SELECT seq FROM {table} WHERE seq = 2"), &[])
+        .expect("the log");
+    assert!(rows.is_empty(), "record 2 is not in the log");
+    assert_eq!(count(server.port), json!(1), "not made");
+    // Writes go on: the next one is record 2.
+    let started = Instant::now();
+    loop {
+        let reply = bump(server.port);
+        if reply.status == 200 {
+            assert_eq!(reply.body.trim(), "2", "{}", reply.body);
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{}: {}",
+            reply.status,
+            reply.body
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
