@@ -226,12 +226,7 @@ fn a_commit_whose_answer_is_lost_is_made_or_unknown_never_not_made() {
     proxy.refuse.store(false, Ordering::SeqCst);
     assert_eq!(reply.status, 502, "{}", reply.body);
     assert_eq!(reply.header("retry-after"), None, "not to be sent again");
-    let problem: Value = serde_json::from_str(&reply.body).expect("json");
-    assert_eq!(
-        problem["type"],
-        json!("urn:charon:problem:write-outcome-unknown"),
-        "{problem}"
-    );
+    let problem = problem_of(&reply, "write-outcome-unknown");
     assert_eq!(problem["record"], json!(4), "{problem}");
     let xid = problem["transaction"].as_str().expect("a transaction id");
     let detail = problem["detail"].as_str().expect("detail");
@@ -426,12 +421,7 @@ fn a_record_that_does_not_apply_stops_the_replica_before_any_call() {
         "refused at once"
     );
     assert_eq!(reply.status, 503, "{}", reply.body);
-    let problem: Value = serde_json::from_str(&reply.body).expect("json");
-    assert_eq!(
-        problem["type"],
-        json!("urn:charon:problem:replica-stopped"),
-        "{problem}"
-    );
+    let problem = problem_of(&reply, "replica-stopped");
     assert!(
         problem["detail"]
             .as_str()
@@ -478,12 +468,7 @@ fn a_gap_met_by_a_write_stops_the_replica_at_that_write() {
             "{}",
         );
         assert_eq!(reply.status, 503, "{call}: {}", reply.body);
-        let problem: Value = serde_json::from_str(&reply.body).expect("json");
-        assert_eq!(
-            problem["type"],
-            json!("urn:charon:problem:replica-stopped"),
-            "{call}: {problem}"
-        );
+        let problem = problem_of(&reply, "replica-stopped");
         assert!(
             problem["detail"]
                 .as_str()
@@ -577,12 +562,7 @@ fn a_freeze_between_insert_and_commit_is_unknown_then_settled() {
         started.elapsed()
     );
     assert_eq!(reply.status, 502, "{}", reply.body);
-    let problem: Value = serde_json::from_str(&reply.body).expect("json");
-    assert_eq!(
-        problem["type"],
-        json!("urn:charon:problem:write-outcome-unknown"),
-        "{problem}"
-    );
+    let problem = problem_of(&reply, "write-outcome-unknown");
     assert_eq!(problem["record"], json!(2), "{problem}");
     let xid = problem["transaction"]
         .as_str()
@@ -627,4 +607,15 @@ fn a_freeze_between_insert_and_commit_is_unknown_then_settled() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+/// The problem details of `reply`, which must be of type `kind`.
+fn problem_of(reply: &crate::util::Reply, kind: &str) -> Value {
+    let problem: Value = serde_json::from_str(&reply.body).expect("json");
+    assert_eq!(
+        problem["type"],
+        json!(format!("urn:charon:problem:{kind}")),
+        "{problem}"
+    );
+    problem
 }
