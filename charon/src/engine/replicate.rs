@@ -171,14 +171,6 @@ impl Engine {
         }
     }
 
-    /// Stops serving (see [`diverge`](Self::diverge)), and the error of the call
-    /// that found why: the one every call gets from now on (`replica-stopped`), not
-    /// "try again".
-    fn stop(&self, why: String) -> EngineError {
-        self.diverge(why.clone());
-        self.diverged().unwrap_or(EngineError::Diverged(why))
-    }
-
     /// Records that the log holds record `seq`.
     fn saw(&self, seq: u64) {
         if let Some(replica) = self.replica() {
@@ -216,7 +208,8 @@ impl Engine {
                         "part {} of the log's snapshot {seq} is not a change list",
                         bad + 1
                     );
-                    return Err(self.stop(why));
+                    self.diverge(why.clone());
+                    return Err(EngineError::Replica(why));
                 }
                 let bytes = snapshot.iter().map(|p| p.changes.len() as u64).sum();
                 self.commit_snapshot(
@@ -238,11 +231,13 @@ impl Engine {
                     record.seq,
                     next - 1
                 );
-                return Err(self.stop(why));
+                self.diverge(why.clone());
+                return Err(EngineError::Replica(why));
             }
             if crate::change::changed_by(&record.changes).is_none() {
                 let why = format!("record {} of the log is not a change list", record.seq);
-                return Err(self.stop(why));
+                self.diverge(why.clone());
+                return Err(EngineError::Replica(why));
             }
             if let Some(replica) = self.replica() {
                 replica

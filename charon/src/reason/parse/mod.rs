@@ -139,10 +139,7 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
         let (text, comment) = split_comment(raw, line)?;
         let trimmed = text.trim();
         let id = comment.and_then(|(c, col)| rule_id(c).map(|id| (id, Pos { line, column: col })));
-        // A line of full stops alone is blank, as the reference reads it: it
-        // neither ends an open rule nor starts an item (a `# rule:` on it names
-        // nothing).
-        if trimmed.chars().all(|c| c == '.') {
+        if trimmed.is_empty() {
             continue;
         }
         let first_col = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
@@ -481,7 +478,7 @@ fn parse_item(
 
 /// `true` and `false` are goals that always and never hold: they cannot be facts
 /// or rule heads (as arguments they are plain constants).
-pub(crate) fn reserved_head(head: Atom) -> Result<Atom, ParseError> {
+fn reserved_head(head: Atom) -> Result<Atom, ParseError> {
     match head.truth() {
         None => Ok(head),
         Some(_) => Err(ParseError::new(
