@@ -531,8 +531,8 @@ struct CallLimitArgs {
     /// through a log in PostgreSQL: every write is committed to the log before it
     /// answers, every replica applies the log in its order, and reads stay local.
     /// The connection string comes from --replicate-url or CHARON_REPLICATE_URL
-    /// (better: the environment keeps a password out of the process list). See the
-    /// README, "Replicas". Example: --replicate
+    /// (better: the environment keeps a password out of the process list). See
+    /// docs/replicas.md. Example: --replicate
     #[arg(long, conflicts_with = "persist")]
     replicate: bool,
     /// The PostgreSQL connection string of --replicate (never logged). Example:

@@ -18,8 +18,6 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
         ..
     } = plan;
     let errors = plan.errors.iter().map(syn::Error::to_compile_error);
-    let source = &plan.source;
-    let root = &plan.root;
     // include_bytes! tells cargo to rebuild when a file changes.
     let tracked = plan.files.iter().map(|f| {
         let path = f.abs.display().to_string();
@@ -27,11 +25,6 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
             const _: &[u8] = ::core::include_bytes!(#path);
         )
     });
-    let files = plan.files.iter().map(|f| {
-        let (path, text) = (&f.path, &f.text);
-        quote!((#path, #text))
-    });
-    let operations = plan.operations.iter().map(model::operation);
     let list = plan
         .operations
         .iter()
@@ -55,6 +48,7 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
         .iter()
         .map(|m| method(plan, m, Flavor::Blocking));
     let structs = plan.methods.iter().filter_map(|m| answer_struct(plan, m));
+    let items = associated(plan);
 
     quote! {
         #(#errors)*
@@ -86,109 +80,126 @@ pub(crate) fn generate(plan: &Plan) -> TokenStream {
 
         #[allow(clippy::all, clippy::pedantic)]
         impl #type_name {
-            /// The knowledge base's path, as written in the macro call.
-            pub const FILE: &'static ::core::primitive::str = #file;
-
-            /// The knowledge base's text, compiled into the program.
-            pub const SOURCE: &'static ::core::primitive::str = #source;
-
-            /// Every file of the knowledge base, compiled into the program: the main
-            /// file, then the files it loads (`include`, `consult`, `ensure_loaded`,
-            /// `use_module`), laid out relative to their common directory.
-            pub const FILES: ::charon::SourceFiles<'static> = ::charon::SourceFiles {
-                root: #root,
-                files: &[#(#files),*],
-            };
-
-            /// The operations, read from the PlDoc at compile time, in file order.
-            pub fn operations() -> &'static [::charon::Operation] {
-                static OPERATIONS: ::std::sync::LazyLock<::std::vec::Vec<::charon::Operation>> =
-                    ::std::sync::LazyLock::new(|| ::std::vec![#(#operations),*]);
-                &OPERATIONS
-            }
-
-            /// Starts the engine on the compiled-in text, with the default configuration.
-            pub fn load() -> ::core::result::Result<Self, ::charon::LoadError> {
-                Self::load_with(::core::default::Default::default())
-            }
-
-            /// Starts the engine on the compiled-in text.
-            pub fn load_with(
-                config: ::charon::EngineConfig,
-            ) -> ::core::result::Result<Self, ::charon::LoadError> {
-                ::charon::KnowledgeBase::from_model_files(
-                    Self::FILES,
-                    Self::operations().to_vec(),
-                    config,
-                )
-                .map(|kb| Self { kb: ::charon::__private::Arc::new(kb) })
-            }
-
-            /// Starts the engine on another file, which must declare exactly the
-            /// compiled-in operations (else `LoadError::ModelMismatch`).
-            pub fn load_file(
-                path: impl ::core::convert::AsRef<::std::path::Path>,
-                config: ::charon::EngineConfig,
-            ) -> ::core::result::Result<Self, ::charon::LoadError> {
-                ::charon::KnowledgeBase::load_matching(path, Self::operations(), config)
-                    .map(|kb| Self { kb: ::charon::__private::Arc::new(kb) })
-            }
-
-            /// The untyped knowledge base underneath (JSON calls, stats, report).
-            pub fn knowledge_base(&self) -> &::charon::__private::Arc<::charon::KnowledgeBase> {
-                &self.kb
-            }
-
-            /// The HTTP API of these operations, to nest in an axum app at any
-            /// path (`.nest("/kb", kb.router())`), before or after the app's
-            /// `.with_state` (the routes need no state of the app's). It answers
-            /// whatever host name the app is served under, and refuses cross-site
-            /// pages; see [`router_with`](Self::router_with) for a token, CORS or
-            /// other origins.
-            pub fn router<S>(&self) -> ::charon::__private::axum::Router<S>
-            where
-                S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
-            {
-                self.router_with(::charon::http::HttpOptions::default())
-            }
-
-            /// [`router`](Self::router) with other options: who may call
-            /// (`HttpOptions::default().with_guard(Guard::open().with_token(…))`),
-            /// the body limit, `/explain`.
-            pub fn router_with<S>(
-                &self,
-                options: ::charon::http::HttpOptions,
-            ) -> ::charon::__private::axum::Router<S>
-            where
-                S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
-            {
-                ::charon::http::router_with(::charon::__private::Arc::clone(&self.kb), options)
-                    .with_state(())
-            }
-
-            /// The MCP server of these operations (one tool each).
-            pub fn mcp_server(&self) -> ::charon::mcp::McpServer {
-                ::charon::mcp::McpServer::new(::charon::__private::Arc::clone(&self.kb))
-            }
-
-            /// MCP over HTTP for these operations, to nest in an axum app at the
-            /// path of its choice (`.nest("/mcp", kb.mcp_router())`): no fallback
-            /// of its own, any state type; see `charon::mcp::router`.
-            pub fn mcp_router<S>(&self) -> ::charon::__private::axum::Router<S>
-            where
-                S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
-            {
-                ::charon::mcp::router(self.mcp_server(), ::charon::mcp::McpHttpOptions::default())
-                    .with_state(())
-            }
-
-            /// The same methods, blocking: for synchronous code.
-            pub fn blocking(&self) -> #module::Blocking<'_> {
-                #module::Blocking { kb: &self.kb }
-            }
+            #items
 
             #(#async_methods)*
         }
+    }
+}
+
+/// The generated type's associated items besides its methods: the compiled-in
+/// text and files, the operations, the constructors, the untyped knowledge base,
+/// the HTTP and MCP routers, the blocking view.
+fn associated(plan: &Plan) -> TokenStream {
+    let Plan { module, file, .. } = plan;
+    let source = &plan.source;
+    let root = &plan.root;
+    let files = plan.files.iter().map(|f| {
+        let (path, text) = (&f.path, &f.text);
+        quote!((#path, #text))
+    });
+    let operations = plan.operations.iter().map(model::operation);
+    quote! {
+    /// The knowledge base's path, as written in the macro call.
+    pub const FILE: &'static ::core::primitive::str = #file;
+
+    /// The knowledge base's text, compiled into the program.
+    pub const SOURCE: &'static ::core::primitive::str = #source;
+
+    /// Every file of the knowledge base, compiled into the program: the main
+    /// file, then the files it loads (`include`, `consult`, `ensure_loaded`,
+    /// `use_module`), laid out relative to their common directory.
+    pub const FILES: ::charon::SourceFiles<'static> = ::charon::SourceFiles {
+        root: #root,
+        files: &[#(#files),*],
+    };
+
+    /// The operations, read from the PlDoc at compile time, in file order.
+    pub fn operations() -> &'static [::charon::Operation] {
+        static OPERATIONS: ::std::sync::LazyLock<::std::vec::Vec<::charon::Operation>> =
+            ::std::sync::LazyLock::new(|| ::std::vec![#(#operations),*]);
+        &OPERATIONS
+    }
+
+    /// Starts the engine on the compiled-in text, with the default configuration.
+    pub fn load() -> ::core::result::Result<Self, ::charon::LoadError> {
+        Self::load_with(::core::default::Default::default())
+    }
+
+    /// Starts the engine on the compiled-in text.
+    pub fn load_with(
+        config: ::charon::EngineConfig,
+    ) -> ::core::result::Result<Self, ::charon::LoadError> {
+        ::charon::KnowledgeBase::from_model_files(
+            Self::FILES,
+            Self::operations().to_vec(),
+            config,
+        )
+        .map(|kb| Self { kb: ::charon::__private::Arc::new(kb) })
+    }
+
+    /// Starts the engine on another file, which must declare exactly the
+    /// compiled-in operations (else `LoadError::ModelMismatch`).
+    pub fn load_file(
+        path: impl ::core::convert::AsRef<::std::path::Path>,
+        config: ::charon::EngineConfig,
+    ) -> ::core::result::Result<Self, ::charon::LoadError> {
+        ::charon::KnowledgeBase::load_matching(path, Self::operations(), config)
+            .map(|kb| Self { kb: ::charon::__private::Arc::new(kb) })
+    }
+
+    /// The untyped knowledge base underneath (JSON calls, stats, report).
+    pub fn knowledge_base(&self) -> &::charon::__private::Arc<::charon::KnowledgeBase> {
+        &self.kb
+    }
+
+    /// The HTTP API of these operations, to nest in an axum app at any
+    /// path (`.nest("/kb", kb.router())`), before or after the app's
+    /// `.with_state` (the routes need no state of the app's). It answers
+    /// whatever host name the app is served under, and refuses cross-site
+    /// pages; see [`router_with`](Self::router_with) for a token, CORS or
+    /// other origins.
+    pub fn router<S>(&self) -> ::charon::__private::axum::Router<S>
+    where
+        S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+    {
+        self.router_with(::charon::http::HttpOptions::default())
+    }
+
+    /// [`router`](Self::router) with other options: who may call
+    /// (`HttpOptions::default().with_guard(Guard::open().with_token(…))`),
+    /// the body limit, `/explain`.
+    pub fn router_with<S>(
+        &self,
+        options: ::charon::http::HttpOptions,
+    ) -> ::charon::__private::axum::Router<S>
+    where
+        S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+    {
+        ::charon::http::router_with(::charon::__private::Arc::clone(&self.kb), options)
+            .with_state(())
+    }
+
+    /// The MCP server of these operations (one tool each).
+    pub fn mcp_server(&self) -> ::charon::mcp::McpServer {
+        ::charon::mcp::McpServer::new(::charon::__private::Arc::clone(&self.kb))
+    }
+
+    /// MCP over HTTP for these operations, to nest in an axum app at the
+    /// path of its choice (`.nest("/mcp", kb.mcp_router())`): no fallback
+    /// of its own, any state type; see `charon::mcp::router`.
+    pub fn mcp_router<S>(&self) -> ::charon::__private::axum::Router<S>
+    where
+        S: ::core::clone::Clone + ::core::marker::Send + ::core::marker::Sync + 'static,
+    {
+        ::charon::mcp::router(self.mcp_server(), ::charon::mcp::McpHttpOptions::default())
+            .with_state(())
+    }
+
+    /// The same methods, blocking: for synchronous code.
+    pub fn blocking(&self) -> #module::Blocking<'_> {
+        #module::Blocking { kb: &self.kb }
+    }
     }
 }
 

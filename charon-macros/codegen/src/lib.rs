@@ -10,6 +10,15 @@
 //! then generate (`generate`). Every PlDoc mistake becomes its own `compile_error!`
 //! naming `file:line:column` with the offending line; the type is generated anyway with
 //! the operations that are fine, so one mistake does not cascade.
+//!
+//! # Layers
+//!
+//! Each module imports only from those below it: this file (`expand`) over
+//! `generate` (the items), `siblings` (a type name two calls would share) and
+//! `plan`; `generate` over `plan` and `model` (the operation model as Rust
+//! tokens); `siblings` over `plan` and `input`; `plan` over `input` (the macro's
+//! arguments) and `names` (Rust names); `input`, `model` and `names` import
+//! nothing of the crate.
 
 mod generate;
 mod input;

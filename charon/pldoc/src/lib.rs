@@ -6,6 +6,18 @@
 //! [`Operation`]s and, for every documented predicate that is not exposed, a
 //! [`Rejection`] with `file:line` and the reason. [`schema`] renders the
 //! JSON Schemas of an operation, which every surface (OpenAPI, MCP) uses.
+//!
+//! # Layers
+//!
+//! Each module imports only from those below it (`scripts/import-circles.py`
+//! checks that no file imports one that imports it back):
+//!
+//! - this file: `analyse`, the operations built from the doc blocks;
+//! - `doc` (PlDoc blocks and mode lines) and `syntax` (clauses the engine could
+//!   not read), over `scan` and `model`;
+//! - `schema` (JSON Schemas of an operation), over `model`;
+//! - `scan` (the source scanner) and `model` (operations, types), which import
+//!   nothing of the crate.
 
 mod doc;
 mod model;
@@ -593,6 +605,69 @@ fn find_word(text: &str, needle: &str) -> Option<usize> {
     })
 }
 
+/// Whether the block documenting `documented/declared` stands right before the
+/// first clause of that predicate (`following` is what comes after it).
+fn placement(
+    following: Option<(usize, &Head)>,
+    documented: &str,
+    declared: usize,
+    first_clause: &HashMap<(String, usize), usize>,
+) -> Result<(), Reason> {
+    match following {
+        Some((line, Head::Pred { name, arity })) if name == documented => {
+            if *arity != declared {
+                return Err(Reason::ArityMismatch {
+                    declared,
+                    found: *arity,
+                });
+            }
+            let first = first_clause
+                .get(&(name.clone(), *arity))
+                .copied()
+                .unwrap_or(line);
+            if first != line {
+                return Err(Reason::NotFollowedByClauses {
+                    found: format!(
+                        "a later clause of {documented}/{declared} (its first clause is at line {first})"
+                    ),
+                });
+            }
+        }
+        other => {
+            let found = match other {
+                None => "the end of the file".to_string(),
+                Some((line, Head::Pred { name, arity })) => {
+                    format!("a clause of {name}/{arity} at line {line}")
+                }
+                Some((line, Head::Directive)) => format!("a directive at line {line}"),
+                Some((line, _)) => format!("an unreadable clause at line {line}"),
+            };
+            return Err(Reason::NotFollowedByClauses { found });
+        }
+    }
+    Ok(())
+}
+
+/// The operation's name: the predicate's, or the one a `@charon name N` tag
+/// gives; a valid tool name that is not reserved.
+fn operation_name(predicate: &str, tags: &[String]) -> Result<String, Reason> {
+    let mut name = predicate.to_string();
+    for tag in tags {
+        let mut words = tag.split_whitespace();
+        match (words.next(), words.next(), words.next()) {
+            (Some("name"), Some(other), None) => name = other.to_string(),
+            _ => return Err(Reason::UnknownTag(tag.trim().to_string())),
+        }
+    }
+    if !is_valid_tool_name(&name) {
+        return Err(Reason::InvalidName);
+    }
+    if RESERVED_NAMES.contains(&name.as_str()) {
+        return Err(Reason::ReservedName);
+    }
+    Ok(name)
+}
+
 fn build(
     block: &doc::DocBlock,
     following: Option<(usize, &Head)>,
@@ -623,59 +698,10 @@ fn build(
     let pi = format!("{}/{}", ml.name, ml.args.len());
 
     // Placement first: a block that documents nothing is the most basic mistake.
-    match following {
-        Some((line, Head::Pred { name, arity })) if *name == ml.name => {
-            if *arity != ml.args.len() {
-                return Err(reject(
-                    pi,
-                    Reason::ArityMismatch {
-                        declared: ml.args.len(),
-                        found: *arity,
-                    },
-                ));
-            }
-            let first = first_clause
-                .get(&(name.clone(), *arity))
-                .copied()
-                .unwrap_or(line);
-            if first != line {
-                return Err(reject(
-                    pi.clone(),
-                    Reason::NotFollowedByClauses {
-                        found: format!(
-                            "a later clause of {pi} (its first clause is at line {first})"
-                        ),
-                    },
-                ));
-            }
-        }
-        other => {
-            let found = match other {
-                None => "the end of the file".to_string(),
-                Some((line, Head::Pred { name, arity })) => {
-                    format!("a clause of {name}/{arity} at line {line}")
-                }
-                Some((line, Head::Directive)) => format!("a directive at line {line}"),
-                Some((line, _)) => format!("an unreadable clause at line {line}"),
-            };
-            return Err(reject(pi, Reason::NotFollowedByClauses { found }));
-        }
-    }
+    placement(following, &ml.name, ml.args.len(), first_clause)
+        .map_err(|r| reject(pi.clone(), r))?;
 
-    let mut name = ml.name.clone();
-    for tag in &block.charon {
-        let mut words = tag.split_whitespace();
-        match (words.next(), words.next(), words.next()) {
-            (Some("name"), Some(other), None) => name = other.to_string(),
-            _ => return Err(reject(pi, Reason::UnknownTag(tag.trim().to_string()))),
-        }
-    }
-    if !is_valid_tool_name(&name) {
-        return Err(reject(pi, Reason::InvalidName));
-    }
-    if RESERVED_NAMES.contains(&name.as_str()) {
-        return Err(reject(pi, Reason::ReservedName));
-    }
+    let name = operation_name(&ml.name, &block.charon).map_err(|r| reject(pi.clone(), r))?;
     let determinism = ml.determinism.map_err(|w| {
         reject_at(
             pi.clone(),

@@ -1,3 +1,6 @@
+//! (Over 900 lines on purpose: it mirrors scryer's tokenizer and head reader rule
+//! for rule, and the rules are checked against `lexer.rs` best side by side.)
+//!
 //! A light Prolog source scanner: splits a file into comments and clauses with line
 //! numbers and reads each clause head's name and arity. The engine still consults
 //! the file; the scanner only has to agree with it on where clauses end and what the

@@ -2,7 +2,7 @@
 //! worst (fail closed).
 //!
 //! The input is what the engine's reader found in the knowledge base and the local
-//! files it loads (`'$charon_analyse'/2` in `engine/wrapper.pl`): its rules as
+//! files it loads (`'$charon_analyse'/2` in `engine/wrapper/analysis.pl`): its rules as
 //! loaded — direct calls of `assertz/1`, `asserta/1`, `retract/1`, `retractall/1`
 //! and `bb_put/2` already rewritten into recorded calls (`'$charon_j_*'`) — the
 //! predicates it defines, its modules, the goals it calls that nothing defines in
@@ -46,6 +46,8 @@
 //! state from their arguments alone (flags, operators, global variables) do the
 //! same at every load.
 
+mod body;
+mod builtins;
 mod keys;
 
 use std::collections::{HashMap, HashSet};
@@ -53,6 +55,8 @@ use std::collections::{HashMap, HashSet};
 use crate::cache::{Dependency, Reads};
 use crate::engine::{Access, Replication};
 use crate::term::PlTerm;
+use body::{ANY_MODULE, Found, atom_text, dcg, goal, goal_text, int};
+use builtins::is_builtin;
 
 /// A predicate: module, name, arity.
 type Pi = (String, String, usize);
@@ -241,6 +245,98 @@ enum Callee {
 
 /// Analyses the reader's items (see the module docs).
 pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
+    let Items {
+        rules,
+        mut heads,
+        mut defined,
+        undefined,
+        directives,
+        modules,
+        mut problems,
+        main_module,
+    } = read_items(items);
+    let (calls, nested_limits) = walk(&rules, &mut heads, &mut defined, &mut problems);
+    problems.sort();
+    problems.dedup();
+    let mut reserved: Vec<String> = defined
+        .iter()
+        .filter(|pi| pi.0 == "user" && pi.1.starts_with("$charon"))
+        .map(|pi| format!("{}/{}", pi.1, pi.2))
+        .collect();
+    reserved.sort();
+
+    // A clause asserted that is known only at run time may define anything.
+    let dangling = if problems.is_empty() {
+        dangling(&calls, &defined, &undefined)
+    } else {
+        Dangling::default()
+    };
+    let load_volatile = directives.iter().find_map(|(pi, text)| {
+        load_variance(&calls, &defined, &dangling, pi).map(|(what, site)| {
+            let site = if site == *pi {
+                String::new()
+            } else {
+                format!(" (in {}/{})", site.1, site.2)
+            };
+            format!(
+                "the directive {text} at load calls {what}{site}, so workers could load \
+                 different states"
+            )
+        })
+    });
+    let caller = |pi: &Pi| match directives.iter().find(|(d, _)| d == pi) {
+        Some((_, text)) => format!("the directive {text}"),
+        None if pi.0 == "user" || pi.0 == main_module => format!("{}/{}", pi.1, pi.2),
+        None => format!("{}:{}/{}", pi.0, pi.1, pi.2),
+    };
+    let mut warnings: Vec<String> = dangling
+        .sites
+        .iter()
+        .map(|(site, target)| {
+            format!(
+                "{} calls {}/{}, which no file defines: the call raises an existence error",
+                caller(site),
+                target.1,
+                target.2
+            )
+        })
+        .collect();
+    warnings.sort();
+    warnings.dedup();
+
+    Analysis {
+        reserved: reserved.into_iter().next(),
+        effects: closure(&calls, &defined, &dangling),
+        calls,
+        rules: heads,
+        defined,
+        modules,
+        main_module,
+        problem: (!problems.is_empty()).then(|| problems.join("; ")),
+        nested_limits,
+        dangling: warnings,
+        load_volatile,
+    }
+}
+
+/// What the reader found, sorted by kind.
+struct Items<'a> {
+    /// Each rule's body (and each directive's goal), by the predicate it belongs to.
+    rules: Vec<(Pi, &'a PlTerm)>,
+    heads: HashMap<Na, Vec<Rule>>,
+    defined: HashSet<Pi>,
+    /// Goals that nothing defined when the reader ran: (module, name, arity).
+    undefined: HashSet<Pi>,
+    /// Each directive, as the body of a predicate of its own nobody calls, and its text.
+    directives: Vec<(Pi, String)>,
+    modules: Vec<String>,
+    problems: Vec<String>,
+    main_module: String,
+}
+
+/// The reader's items, sorted by kind; a knowledge base that defines term or
+/// goal expansion is a problem (its clauses as loaded are not the ones read).
+fn read_items(items: &[PlTerm]) -> Items<'_> {
     let mut rules: Vec<(Pi, &PlTerm)> = Vec::new();
     let mut heads: HashMap<Na, Vec<Rule>> = HashMap::new();
     let mut defined: HashSet<Pi> = HashSet::new();
@@ -319,6 +415,26 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
         }
     }
 
+    Items {
+        rules,
+        heads,
+        defined,
+        undefined,
+        directives,
+        modules,
+        problems,
+        main_module,
+    }
+}
+
+/// Every rule's calls, found by walking its body; rules asserted at run time
+/// are walked too (and defined). Also whether any nested call sets limits.
+fn walk(
+    rules: &[(Pi, &PlTerm)],
+    heads: &mut HashMap<Na, Vec<Rule>>,
+    defined: &mut HashSet<Pi>,
+    problems: &mut Vec<String>,
+) -> (HashMap<Pi, HashSet<Callee>>, bool) {
     let mut calls: HashMap<Pi, HashSet<Callee>> = HashMap::new();
     let mut asserted: Vec<(Pi, PlTerm)> = Vec::new();
     let mut pending: Vec<(Pi, PlTerm)> = rules
@@ -371,67 +487,7 @@ pub(crate) fn analyse(items: &[PlTerm]) -> Analysis {
             }
         }
     }
-    problems.sort();
-    problems.dedup();
-    let mut reserved: Vec<String> = defined
-        .iter()
-        .filter(|pi| pi.0 == "user" && pi.1.starts_with("$charon"))
-        .map(|pi| format!("{}/{}", pi.1, pi.2))
-        .collect();
-    reserved.sort();
-
-    // A clause asserted that is known only at run time may define anything.
-    let dangling = if problems.is_empty() {
-        dangling(&calls, &defined, &undefined)
-    } else {
-        Dangling::default()
-    };
-    let load_volatile = directives.iter().find_map(|(pi, text)| {
-        load_variance(&calls, &defined, &dangling, pi).map(|(what, site)| {
-            let site = if site == *pi {
-                String::new()
-            } else {
-                format!(" (in {}/{})", site.1, site.2)
-            };
-            format!(
-                "the directive {text} at load calls {what}{site}, so workers could load \
-                 different states"
-            )
-        })
-    });
-    let caller = |pi: &Pi| match directives.iter().find(|(d, _)| d == pi) {
-        Some((_, text)) => format!("the directive {text}"),
-        None if pi.0 == "user" || pi.0 == main_module => format!("{}/{}", pi.1, pi.2),
-        None => format!("{}:{}/{}", pi.0, pi.1, pi.2),
-    };
-    let mut warnings: Vec<String> = dangling
-        .sites
-        .iter()
-        .map(|(site, target)| {
-            format!(
-                "{} calls {}/{}, which no file defines: the call raises an existence error",
-                caller(site),
-                target.1,
-                target.2
-            )
-        })
-        .collect();
-    warnings.sort();
-    warnings.dedup();
-
-    Analysis {
-        reserved: reserved.into_iter().next(),
-        effects: closure(&calls, &defined, &dangling),
-        calls,
-        rules: heads,
-        defined,
-        modules,
-        main_module,
-        problem: (!problems.is_empty()).then(|| problems.join("; ")),
-        nested_limits,
-        dangling: warnings,
-        load_volatile,
-    }
+    (calls, nested_limits)
 }
 
 /// The calls of predicates that nothing defines: which of them are proven to raise
@@ -667,467 +723,6 @@ fn resolve(
         .into_iter()
         .collect()
 }
-
-/// The qualifier of a call `M:G` whose module is known only when it runs: the call
-/// may reach the definition of any module.
-const ANY_MODULE: &str = "$any module";
-
-/// What one body was found to call.
-struct Found<'a> {
-    /// The module of the clause.
-    module: String,
-    /// Names defined anywhere in the knowledge base: they win over builtins.
-    names: &'a HashSet<Na>,
-    /// The module a qualification names, while inside one.
-    qualifier: Option<String>,
-    callees: HashSet<Callee>,
-    /// Rules it may assert: (head, body).
-    asserted: Vec<(Pi, PlTerm)>,
-    problems: Vec<String>,
-    /// It calls `call_with_inference_limit/3`.
-    sets_limits: bool,
-}
-
-impl Found<'_> {
-    fn effect(&mut self, level: Level, reason: impl Into<String>) {
-        self.callees.insert(Callee::Effect(level, reason.into()));
-    }
-
-    /// Run at load, `what` could do differently from one load to the next.
-    fn varies(&mut self, what: impl Into<String>) {
-        self.callees.insert(Callee::Varies(what.into()));
-    }
-
-    /// It may define predicates the analysis does not see: `why`.
-    fn defines_any(&mut self, why: impl Into<String>) {
-        self.callees.insert(Callee::DefinesAny(why.into()));
-    }
-
-    /// `clause` is asserted: a rule among them is analysed too; a clause whose shape
-    /// is unknown could be any rule for any predicate.
-    fn asserts(&mut self, module: Option<String>, clause: Option<&PlTerm>, how: &str) {
-        let module = module.or_else(|| clause.and_then(clause_module));
-        let clause = clause.map(unqualify);
-        match clause {
-            Some(PlTerm::Compound(f, a)) if f == ":-" && a.len() == 2 => {
-                match head_pi(unqualify(&a[0])) {
-                    Some((n, ar)) => {
-                        let m = self.home(clause_module(&a[0]).or(module));
-                        self.asserted.push(((m, n, ar), a[1].clone()))
-                    }
-                    None => self.problems.push(format!(
-                        "it asserts a rule whose head is known only at run time ({how})"
-                    )),
-                }
-            }
-            Some(t @ (PlTerm::Atom(_) | PlTerm::Compound(..))) => {
-                if let Some((n, ar)) = head_pi(t) {
-                    let m = self.home(module);
-                    self.asserted
-                        .push(((m, n, ar), PlTerm::Atom("true".into())));
-                }
-            }
-            _ => self.problems.push(format!(
-                "it asserts a clause known only at run time ({how}), which could be a rule \
-                 with any body"
-            )),
-        }
-    }
-}
-
-impl Found<'_> {
-    /// It calls `name/arity` (`clause/2`, `predicate_property/2`,
-    /// `current_predicate/1`, `bb_get/2`), which reads state without calling it; the
-    /// first argument, if it is written in the rule, names the predicate.
-    fn inspects(&mut self, name: &str, arity: usize, first: Option<&PlTerm>) {
-        if name == "bb_get" {
-            self.callees.insert(Callee::Reads(Dependency::Blackboard));
-            return;
-        }
-        let named = match (name, first.map(unqualify)) {
-            ("current_predicate", Some(PlTerm::Compound(slash, a)))
-                if slash == "/" && a.len() == 2 =>
-            {
-                match (unqualify(&a[0]), int(&a[1])) {
-                    (PlTerm::Atom(n), Some(ar)) => Some((n.clone(), ar)),
-                    _ => None,
-                }
-            }
-            ("current_predicate", _) => None,
-            (_, Some(head)) => head_pi(head),
-            (_, None) => None,
-        };
-        self.callees.insert(match named {
-            Some((n, ar)) => Callee::Reads(Dependency::Predicate(n, ar)),
-            None => Callee::ReadsAny(format!(
-                "it inspects a predicate known only when it runs ({name}/{arity})"
-            )),
-        });
-    }
-
-    /// The module a clause goes to: its own qualification, else the one in force.
-    fn home(&self, qualified: Option<String>) -> String {
-        qualified
-            .or_else(|| self.qualifier.clone())
-            .unwrap_or_else(|| self.module.clone())
-    }
-}
-
-fn clause_module(head: &PlTerm) -> Option<String> {
-    match head {
-        PlTerm::Compound(f, a) if f == ":" && a.len() == 2 => match &a[0] {
-            PlTerm::Atom(m) => Some(m.clone()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn head_pi(t: &PlTerm) -> Option<Na> {
-    match t {
-        PlTerm::Atom(a) => Some((a.clone(), 0)),
-        PlTerm::Compound(f, a) => Some((f.clone(), a.len())),
-        _ => None,
-    }
-}
-
-fn unqualify(t: &PlTerm) -> &PlTerm {
-    match t {
-        PlTerm::Compound(f, a) if f == ":" && a.len() == 2 => unqualify(&a[1]),
-        _ => t,
-    }
-}
-
-/// Collects what calling `t` (with `extra` arguments appended) may call.
-fn goal(t: &PlTerm, extra: usize, out: &mut Found) {
-    let (name, args): (&str, &[PlTerm]) = match t {
-        PlTerm::Atom(a) => (a, &[]),
-        PlTerm::Compound(f, args) => (f, args),
-        PlTerm::Var(_) => {
-            out.effect(Level::Untracked, "it calls a goal known only when it runs");
-            out.varies("a goal known only when it runs");
-            out.defines_any("it calls a goal known only when it runs");
-            return;
-        }
-        // A list or a string in goal position loads files.
-        PlTerm::List(_) | PlTerm::Str(_) => {
-            out.effect(Level::Untracked, "it loads files");
-            out.varies("files to load, which Charon does not read");
-            out.defines_any("it loads files");
-            return;
-        }
-        _ => {
-            out.effect(
-                Level::Untracked,
-                format!("it calls {t}, which is not a goal"),
-            );
-            return;
-        }
-    };
-    let arity = args.len() + extra;
-    if extra == 0 {
-        match (name, args.len()) {
-            ("," | ";" | "->" | "*->" | "|", 2)
-            | ("\\+" | "call" | "once" | "ignore", 1)
-            | ("forall" | "call_cleanup", 2)
-            | ("setup_call_cleanup", 3) => {
-                args.iter().for_each(|a| goal(a, 0, out));
-                return;
-            }
-            ("findall", 3 | 4) | ("aggregate_all", 3) | ("bagof" | "setof", 3) => {
-                goal(strip_carets(&args[1]), 0, out);
-                return;
-            }
-            ("^", 2) => {
-                goal(&args[1], 0, out);
-                return;
-            }
-            // In a directive: the goal runs at load.
-            ("initialization", 1 | 2) => {
-                goal(&args[0], 0, out);
-                return;
-            }
-            ("catch", 3) => {
-                goal(&args[0], 0, out);
-                goal(&args[2], 0, out);
-                return;
-            }
-            ("call_with_inference_limit", 3) => {
-                out.sets_limits = true;
-                goal(&args[0], 0, out);
-                return;
-            }
-            ("$charon_j_assertz" | "$charon_j_asserta", 2) => {
-                out.effect(Level::Journal, format!("it calls {}/1", &name[10..]));
-                let module = match &args[0] {
-                    PlTerm::Atom(m) => Some(m.clone()),
-                    _ => None,
-                };
-                out.asserts(module, Some(&args[1]), &name[10..]);
-                return;
-            }
-            ("$charon_j_retract" | "$charon_j_retractall", 2) | ("$charon_j_bb_put", 2) => {
-                let arity = if name.ends_with("bb_put") { 2 } else { 1 };
-                out.effect(Level::Journal, format!("it calls {}/{arity}", &name[10..]));
-                return;
-            }
-            _ => {}
-        }
-    }
-    match (name, arity) {
-        (":", _) => {
-            // A module known only when it runs could be any of them.
-            let module = match &args[0] {
-                PlTerm::Atom(m) => Some(m.clone()),
-                _ => Some(ANY_MODULE.to_string()),
-            };
-            let outer = std::mem::replace(&mut out.qualifier, module);
-            goal(&args[1], extra, out);
-            out.qualifier = outer;
-        }
-        _ if out.names.contains(&(name.to_string(), arity)) => {
-            let q = out.qualifier.clone();
-            out.callees.insert(Callee::Pred(q, name.to_string(), arity));
-        }
-        // (A closure of these with no argument written, as in `maplist(call, Gs, Xs)`,
-        // goes on to the fall-through below: a predicate Charon does not know.)
-        ("call", n) if n > 1 && !args.is_empty() => {
-            goal(&args[0], extra + args.len() - 1, out)
-        }
-        ("phrase", 2 | 3) if !args.is_empty() => goal(&args[0], extra + 2, out),
-        ("maplist", 2..=8) | ("foldl", 4..=7) if !args.is_empty() => {
-            goal(&args[0], extra + args.len() - 1, out)
-        }
-        ("include" | "exclude", 3) | ("partition", 4) if !args.is_empty() => {
-            goal(&args[0], extra + 1, out)
-        }
-        ("predsort", 3) if !args.is_empty() => goal(&args[0], extra + 3, out),
-        ("assertz" | "asserta" | "assert", 1) => {
-            out.effect(
-                Level::Snapshot,
-                format!("it calls {name}/1 where Charon cannot record it (a closure, a meta-call or a rule added at run time)"),
-            );
-            out.asserts(None, args.first().filter(|_| extra == 0), name);
-        }
-        ("retract" | "retractall", 1) => out.effect(
-            Level::Snapshot,
-            format!("it calls {name}/1 where Charon cannot record it (a closure, a meta-call or a rule added at run time)"),
-        ),
-        ("clause" | "predicate_property", 2) | ("current_predicate", 1) | ("bb_get", 2) => {
-            out.inspects(name, arity, args.first().filter(|_| extra == 0))
-        }
-        _ if PURE.contains(&(name, arity)) => {}
-        _ if OUTPUT.contains(&(name, arity)) => {
-            out.effect(Level::Volatile, format!("it prints ({name}/{arity})"))
-        }
-        _ if VOLATILE.contains(&(name, arity)) => {
-            out.effect(
-                Level::Volatile,
-                format!("its answers vary from call to call ({name}/{arity})"),
-            );
-            // Waiting leaves no trace in the state.
-            if name != "sleep" {
-                out.varies(format!("{name}/{arity}"));
-            }
-        }
-        _ if STATEFUL.contains(&(name, arity)) => {
-            out.effect(
-                Level::Untracked,
-                format!(
-                    "it calls {name}/{arity}, which changes state Charon cannot copy between \
-                     workers"
-                ),
-            );
-            // The others set state from their arguments alone, alike at every load.
-            if LOADS.contains(&(name, arity)) {
-                out.varies(format!("{name}/{arity}, which loads files Charon does not read"));
-                out.defines_any(format!("it calls {name}/{arity}"));
-            }
-            // The flag `unknown` decides whether calling an undefined predicate
-            // raises an error or fails.
-            let flag = args.first().filter(|_| extra == 0);
-            if name == "set_prolog_flag"
-                && !matches!(flag, Some(PlTerm::Atom(f)) if f != "unknown")
-            {
-                out.defines_any("it may set the flag unknown (set_prolog_flag/2)");
-            }
-        }
-        _ => {
-            let q = out.qualifier.clone();
-            out.callees.insert(Callee::Pred(q, name.to_string(), arity));
-        }
-    }
-}
-
-/// A goal as text for messages: conjunctions, disjunctions and if-then-else written
-/// with their operators; cut short after about 100 characters.
-fn goal_text(t: &PlTerm) -> String {
-    fn write(t: &PlTerm, out: &mut String) {
-        match t {
-            PlTerm::Compound(f, a) if a.len() == 2 && matches!(f.as_str(), "," | ";" | "->") => {
-                out.push('(');
-                write(&a[0], out);
-                out.push_str(match f.as_str() {
-                    "," => ", ",
-                    ";" => " ; ",
-                    _ => " -> ",
-                });
-                write(&a[1], out);
-                out.push(')');
-            }
-            PlTerm::Compound(f, a) => {
-                out.push_str(&PlTerm::Atom(f.clone()).to_string());
-                out.push('(');
-                for (i, x) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write(x, out);
-                }
-                out.push(')');
-            }
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let mut text = String::new();
-    write(t, &mut text);
-    if text.chars().count() > 100 {
-        text = text.chars().take(97).collect::<String>() + "...";
-    }
-    text
-}
-
-fn strip_carets(t: &PlTerm) -> &PlTerm {
-    match t {
-        PlTerm::Compound(f, args) if f == "^" && args.len() == 2 => strip_carets(&args[1]),
-        _ => t,
-    }
-}
-
-/// A DCG body: non-terminals get two extra arguments, `{}` holds plain goals.
-fn dcg(t: &PlTerm, out: &mut Found) {
-    match t {
-        PlTerm::Compound(f, args)
-            if matches!(f.as_str(), "," | ";" | "|" | "->") && args.len() == 2 =>
-        {
-            args.iter().for_each(|a| dcg(a, out));
-        }
-        PlTerm::Compound(f, args) if f == "{}" && args.len() == 1 => goal(&args[0], 0, out),
-        PlTerm::Compound(f, args) if f == "\\+" && args.len() == 1 => dcg(&args[0], out),
-        PlTerm::Compound(f, args) if f == "call" && !args.is_empty() => goal(t, 2, out),
-        PlTerm::Atom(a) if a == "!" || a == "[]" => {}
-        PlTerm::List(_) | PlTerm::Str(_) => {}
-        other => goal(other, 2, out),
-    }
-}
-
-fn atom_text(t: &PlTerm) -> Option<String> {
-    match t {
-        PlTerm::Atom(a) => Some(a.clone()),
-        PlTerm::Str(s) => Some(s.clone()),
-        PlTerm::List(l) if l.is_empty() => Some("[]".into()),
-        _ => None,
-    }
-}
-
-fn int(t: &PlTerm) -> Option<usize> {
-    match t {
-        PlTerm::Int(i) => i.parse().ok(),
-        _ => None,
-    }
-}
-
-fn is_builtin(name: &str, arity: usize) -> bool {
-    let na = (name, arity);
-    PURE.contains(&na) || OUTPUT.contains(&na) || VOLATILE.contains(&na) || STATEFUL.contains(&na)
-}
-
-/// Builtins and library predicates known to have no effect beyond their answer
-/// (meta-predicates are handled above, by their goal arguments).
-#[rustfmt::skip]
-const PURE: &[(&str, usize)] = &[
-    // Control and errors.
-    ("true", 0), ("fail", 0), ("false", 0), ("!", 0), ("throw", 1),
-    ("must_be", 2), ("can_be", 2), ("type_error", 2), ("domain_error", 2),
-    ("instantiation_error", 1), ("existence_error", 2), ("permission_error", 3),
-    ("representation_error", 1), ("resource_error", 1),
-    // Unification, comparison, arithmetic.
-    ("=", 2), ("\\=", 2), ("==", 2), ("\\==", 2), ("@<", 2), ("@>", 2), ("@=<", 2),
-    ("@>=", 2), ("compare", 3), ("unify_with_occurs_check", 2), ("dif", 2), ("is", 2),
-    ("=:=", 2), ("=\\=", 2), ("<", 2), (">", 2), ("=<", 2), (">=", 2), ("succ", 2),
-    ("plus", 3), ("between", 3), ("numlist", 3),
-    // Type checks and term inspection.
-    ("var", 1), ("nonvar", 1), ("atom", 1), ("number", 1), ("integer", 1), ("float", 1),
-    ("atomic", 1), ("compound", 1), ("callable", 1), ("is_list", 1), ("ground", 1),
-    ("functor", 3), ("arg", 3), ("=..", 2), ("copy_term", 2), ("term_variables", 2),
-    ("numbervars", 3),
-    // Atoms, characters, numbers.
-    ("atom_codes", 2), ("atom_chars", 2), ("char_code", 2), ("atom_length", 2),
-    ("atom_concat", 3), ("sub_atom", 5), ("number_codes", 2), ("number_chars", 2),
-    ("atom_number", 2), ("upcase_atom", 2), ("downcase_atom", 2), ("char_type", 2),
-    ("code_type", 2), ("atomic_list_concat", 2), ("atomic_list_concat", 3),
-    ("term_to_atom", 2), ("read_term_from_chars", 3), ("write_term_to_chars", 3),
-    ("number_vars", 3),
-    // Lists, sorting, pairs, ordered sets, association lists.
-    ("member", 2), ("memberchk", 2), ("append", 2), ("append", 3), ("length", 2),
-    ("reverse", 2), ("nth0", 3), ("nth1", 3), ("nth0", 4), ("nth1", 4), ("last", 2),
-    ("msort", 2), ("sort", 2), ("sort", 4), ("keysort", 2), ("select", 3), ("selectchk", 3),
-    ("select", 4), ("subtract", 3), ("delete", 3), ("exclude", 3), ("sum_list", 2),
-    ("sumlist", 2), ("max_list", 2), ("min_list", 2), ("list_max", 2), ("list_min", 2),
-    ("list_to_set", 2), ("permutation", 2), ("same_length", 2), ("transpose", 2),
-    ("pairs_keys_values", 3), ("pairs_keys", 2), ("pairs_values", 2), ("max_member", 2),
-    ("min_member", 2), ("nextto", 3), ("list_to_ord_set", 2), ("ord_union", 3),
-    ("ord_subtract", 3), ("ord_memberchk", 2), ("ord_intersection", 3), ("ord_subset", 2),
-    ("ord_del_element", 3), ("ord_add_element", 3), ("list_to_assoc", 2), ("put_assoc", 4),
-    ("get_assoc", 3), ("empty_assoc", 1), ("assoc_to_list", 2), ("assoc_to_keys", 2),
-    ("assoc_to_values", 2),
-    // DCG helpers (with their two list arguments).
-    ("seq", 3), ("seqq", 3), ("...", 2),
-    // Constraints.
-    ("#=", 2), ("#\\=", 2), ("#<", 2), ("#>", 2), ("#=<", 2), ("#>=", 2), ("in", 2),
-    ("ins", 2), ("label", 1), ("labeling", 2), ("#<==>", 2), ("#==>", 2), ("#<==", 2),
-    ("#\\/", 2), ("#/\\", 2), ("#\\", 1), ("tuples_in", 2), ("all_different", 1),
-    ("all_distinct", 1), ("sum", 3), ("zcompare", 3), ("fd_dom", 2), ("fd_inf", 2),
-    ("fd_sup", 2), ("fd_size", 2),
-    // Reading the state.
-    ("clause", 2), ("current_predicate", 1), ("predicate_property", 2), ("current_op", 3),
-    ("bb_get", 2), ("current_prolog_flag", 2),
-];
-
-/// Builtins that print (the output goes to the log, never to the caller).
-#[rustfmt::skip]
-const OUTPUT: &[(&str, usize)] = &[
-    ("write", 1), ("print", 1), ("writeq", 1), ("write_canonical", 1), ("write_term", 2),
-    ("nl", 0), ("tab", 1), ("put_char", 1), ("format", 1), ("format", 2),
-    ("portray_clause", 1), ("listing", 1), ("write", 2), ("writeq", 2), ("print", 2),
-    ("write_canonical", 2), ("write_term", 3), ("nl", 1), ("tab", 2), ("put_char", 2),
-    ("format", 3), ("portray_clause", 2), ("flush_output", 0), ("flush_output", 1),
-];
-
-/// Builtins whose answers vary between calls with the same arguments.
-#[rustfmt::skip]
-const VOLATILE: &[(&str, usize)] = &[
-    ("random", 1), ("random_between", 3), ("random_member", 2), ("random_permutation", 2),
-    ("random_integer", 3), ("maybe", 0), ("get_time", 1), ("current_time", 1),
-    ("statistics", 2), ("sleep", 1),
-];
-
-/// The builtins among [`STATEFUL`] that load files.
-const LOADS: &[(&str, usize)] = &[
-    ("consult", 1),
-    ("use_module", 1),
-    ("use_module", 2),
-    ("ensure_loaded", 1),
-    ("load_files", 2),
-];
-
-/// Builtins that change state Charon does not copy between workers.
-#[rustfmt::skip]
-const STATEFUL: &[(&str, usize)] = &[
-    ("op", 3), ("set_prolog_flag", 2), ("set_random", 1), ("b_setval", 2), ("nb_setval", 2),
-    ("bb_b_put", 2), ("abolish", 1), ("erase", 1), ("consult", 1), ("use_module", 1),
-    ("use_module", 2), ("ensure_loaded", 1), ("load_files", 2), ("bb_put", 2),
-];
 
 #[cfg(test)]
 mod tests {

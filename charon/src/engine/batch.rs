@@ -204,23 +204,7 @@ impl Engine {
             .inner
             .request_ids
             .fetch_add(jobs.len() as u64, Ordering::Relaxed);
-        let mut lines = Vec::new();
-        let mut taken = 0;
-        for (id, job) in (first_id..).zip(&jobs) {
-            let request = Request::Run {
-                query: job.query.clone(),
-                spin_us: spin.as_micros() as u64,
-                changes: false,
-                id,
-            };
-            let before = lines.len();
-            push_line(&mut lines, &request);
-            if taken > 0 && lines.len() > MAX_BATCH_BYTES {
-                lines.truncate(before);
-                break;
-            }
-            taken += 1;
-        }
+        let (lines, taken) = batch_lines(&jobs, first_id, spin);
         batcher.requeue(jobs.split_off(taken).into_iter());
         let calls = jobs.len() as u64;
         let started = Instant::now();
@@ -330,4 +314,27 @@ fn drive(engine: &Weak<Inner>, batcher: &Batcher) {
         };
         Engine { inner }.serve_batch();
     }
+}
+
+/// The requests of `jobs` as lines, numbered from `first_id`: as many as fit in
+/// [`MAX_BATCH_BYTES`] (one at least), and how many that is.
+fn batch_lines(jobs: &[Job], first_id: u64, spin: Duration) -> (Vec<u8>, usize) {
+    let mut lines = Vec::new();
+    let mut taken = 0;
+    for (id, job) in (first_id..).zip(jobs) {
+        let request = Request::Run {
+            query: job.query.clone(),
+            spin_us: spin.as_micros() as u64,
+            changes: false,
+            id,
+        };
+        let before = lines.len();
+        push_line(&mut lines, &request);
+        if taken > 0 && lines.len() > MAX_BATCH_BYTES {
+            lines.truncate(before);
+            break;
+        }
+        taken += 1;
+    }
+    (lines, taken)
 }

@@ -24,7 +24,8 @@
 //!   a running worker is killed (`SIGKILL`, no core is left spinning), the call gets
 //!   [`EngineError::TimeLimit`], and a replacement is started in the background.
 //! * **Inferences** are bounded inside the engine by `call_with_inference_limit/3` in
-//!   the KB-side wrapper (`wrapper.pl`), which also runs every goal inside `catch/3`.
+//!   the KB-side wrapper (`wrapper/*.pl`, consulted as one text in the order of
+//!   `WRAPPER`), which also runs every goal inside `catch/3`.
 //! * **Memory** is bounded per worker with `RLIMIT_AS`; running out is reported as
 //!   [`EngineError::MemoryLimit`]; a worker that dies (out of memory, deep recursion,
 //!   a panic) dies alone and is replaced.
@@ -46,7 +47,7 @@
 //! call runs meanwhile. Which operations are which is decided by the analysis in
 //! `analysis`, failing closed (`Access`). A write's changes reach the others as the
 //! changes it recorded (`Replication::Journal`: the knowledge base is loaded with its
-//! direct mutator calls rewritten to record, see `wrapper.pl`) or, when Charon could
+//! direct mutator calls rewritten to record, see `wrapper/rewriting.pl`) or, when Charon could
 //! not see every change, as a full dump (`Replication::Snapshot`); see `generation`.
 //! Workers catch up lazily, before their next call, or in the background when they
 //! are started. A write that fails, throws or hits a limit after changing something
@@ -71,6 +72,7 @@
 //! before it answers (`crate::persist`).
 
 mod batch;
+mod call;
 mod config;
 mod fold;
 mod generation;
@@ -98,16 +100,22 @@ pub(crate) use private_dir::PrivateDir;
 
 use crate::cache::{Change, Freshness};
 use crate::persist::Entry;
-use crate::replica::CommitError;
 use generation::{History, UNKNOWN};
-use pool::InFlight;
 use process::{Failure, Files, Worker};
 use protocol::{Request, Response};
 use template::{ForkError, Template};
 
 use crate::term::PlTerm;
 
-const WRAPPER: &str = include_str!("wrapper.pl");
+const WRAPPER: &str = concat!(
+    include_str!("wrapper/calls.pl"),
+    include_str!("wrapper/changes.pl"),
+    include_str!("wrapper/loading.pl"),
+    include_str!("wrapper/analysis.pl"),
+    include_str!("wrapper/explain.pl"),
+    // Last: everything after its term_expansion clause would be rewritten too.
+    include_str!("wrapper/rewriting.pl"),
+);
 
 /// How long a caller checks for an answer before sleeping on the pipe, when it is
 /// the only call in flight. Under concurrency nobody spins: the cores are better
@@ -132,11 +140,6 @@ pub(crate) enum Replication {
     Journal,
     /// As a full dump of the state (Charon cannot see every change it makes).
     Snapshot,
-}
-
-/// Whether the text of recorded changes is the empty list.
-fn no_changes(text: &str) -> bool {
-    text.trim_end().trim_end_matches('.').trim() == "[]"
 }
 
 /// The answer to one `run`.
@@ -375,7 +378,7 @@ impl Engine {
     }
 
     /// Reads the knowledge base (and the local files it loads) for the analysis of
-    /// what its operations may do; see `'$charon_analyse'/2` in `wrapper.pl`.
+    /// what its operations may do; see `'$charon_analyse'/2` in `wrapper/analysis.pl`.
     pub(crate) fn analyse(&self) -> Result<Vec<PlTerm>, EngineError> {
         // On a worker of its own, which then goes: reading the file grows its
         // memory, and a serving worker would keep that.
@@ -729,200 +732,6 @@ impl Engine {
             if !matches!(folded, Ok(Ok(()))) {
                 tracing::warn!(target: "charon::engine", "cannot dump the state as loaded: a write that fails after changing something will restart the worker");
             }
-        }
-    }
-
-    /// Runs one query (text ending in `.`; the wrapper writes its answer) that must
-    /// answer by `deadline`: waiting for the database lock and for a worker counts.
-    /// Writes run alone and commit their changes for every worker; see the module
-    /// docs.
-    pub(crate) fn run(
-        &self,
-        query: String,
-        access: Access,
-        deadline: Instant,
-    ) -> Result<RunOutcome, EngineError> {
-        let limit = self.inner.config.limits.time;
-        self.inner.calls.fetch_add(1, Ordering::Relaxed);
-        let in_flight = InFlight::enter(&self.inner.in_flight);
-        let spin = if in_flight.alone() {
-            SPIN
-        } else {
-            Duration::ZERO
-        };
-        // Replicated: a write first opens its transaction of the log and takes the
-        // log's lock, before the database lock, so that reads never wait for
-        // PostgreSQL; it then runs on the state of every record committed before.
-        let mut logged = None;
-        if access != Access::Read
-            && let Some(replica) = self.replica()
-        {
-            if let Some(stopped) = self.diverged().or_else(|| self.log_short()) {
-                return Err(stopped);
-            }
-            let fetched = Instant::now();
-            let (write, records) = replica
-                .log
-                .begin(self.generation(), deadline)
-                .map_err(|e| {
-                    self.contact(false);
-                    EngineError::Replica(e.0)
-                })?;
-            self.contact(true);
-            logged = Some((write, records, fetched));
-        }
-        let _shared;
-        let _exclusive;
-        if access == Access::Read {
-            _shared = self.inner.database.try_read_until(deadline);
-            if _shared.is_none() {
-                return Err(EngineError::Waited(limit));
-            }
-        } else {
-            // A write waits while the file is handed over (see `handover`), and never
-            // holds the lock meanwhile: reads go on.
-            _exclusive = loop {
-                self.pass_fence(deadline)?;
-                let Some(exclusive) = self.inner.database.try_write_until(deadline) else {
-                    return Err(EngineError::Waited(limit));
-                };
-                if self.fence_open() {
-                    break exclusive;
-                }
-            };
-        }
-        if let Some(stopped) = self.diverged() {
-            return Err(stopped);
-        }
-        if access != Access::Read {
-            self.check_persisted()?;
-        }
-        // Replicated: the records committed before the write's lock are applied
-        // here (the follower may have applied some of them meanwhile).
-        if let Some((_, records, fetched)) = logged.as_mut() {
-            self.apply(std::mem::take(records), *fetched)?;
-        }
-        let mut logged = logged.map(|(write, _, _)| write);
-        if Instant::now() >= deadline {
-            return Err(EngineError::Waited(limit));
-        }
-        let mut worker = self.acquire(deadline)?;
-        if let Err(f) = self.sync(&mut worker, deadline) {
-            return Err(self.failed(worker, f, limit));
-        }
-        let started = Instant::now();
-        let remaining = deadline.saturating_duration_since(started);
-        let request = Request::Run {
-            query,
-            spin_us: spin.as_micros() as u64,
-            // Every write drains the record, so that a snapshot write's recorded calls
-            // never ride along with the next journal write.
-            changes: access != Access::Read,
-            id: 0,
-        };
-        match worker.request_spinning(&request, remaining, spin) {
-            Ok(Response::Ran {
-                result,
-                output,
-                changes,
-            }) => {
-                let outcome = Outcome::read(result.as_deref());
-                let mut saved = Ok(());
-                if let Access::Write(replication) = access {
-                    let changes = changes.filter(|c| !c.is_empty());
-                    // Only a journal write's record is complete: a snapshot write may have
-                    // changed what it could not record.
-                    let unchanged = replication == Replication::Journal
-                        && changes.as_deref().is_some_and(no_changes);
-                    let single = self.inner.single.load(Ordering::Acquire);
-                    if !outcome.is_solved() {
-                        // Its changes must not survive: a fresh worker takes its place —
-                        // unless it is the only one, holding state no other could copy:
-                        // then its dynamic database is put back as committed.
-                        if !unchanged {
-                            worker.generation = UNKNOWN;
-                            if single && let Err(f) = self.sync(&mut worker, deadline) {
-                                return Err(self.failed(worker, f, limit));
-                            }
-                        }
-                    } else if let (Replication::Journal, Some(changes)) = (replication, &changes) {
-                        if !unchanged {
-                            let text = generation::changes_text(changes);
-                            let next = self.generation() + 1;
-                            saved = self.record(&Entry::Changes(text.to_string()), next);
-                            if saved.is_ok()
-                                && let Some(write) = logged.take()
-                            {
-                                saved = write.commit(next, &text).map_err(|e| {
-                                    self.contact(false);
-                                    match e {
-                                        CommitError::NotMade(e) => EngineError::Replica(e.0),
-                                        CommitError::Unknown {
-                                            message,
-                                            transaction,
-                                            record,
-                                        } => EngineError::OutcomeUnknown {
-                                            message,
-                                            transaction,
-                                            record,
-                                        },
-                                    }
-                                });
-                            }
-                            if saved.is_ok() {
-                                let bytes = text.len();
-                                self.commit_changes(&mut worker, text);
-                                self.fold_if_due();
-                                self.snapshot_if_due(bytes);
-                            } else {
-                                // Not durable, so not made: the worker's state goes too.
-                                worker.generation = UNKNOWN;
-                            }
-                        }
-                    } else if logged.is_some() {
-                        // Refused at load: a dump cannot be replicated.
-                        worker.generation = UNKNOWN;
-                        saved = Err(EngineError::Replica(
-                            "this write changed state the log cannot carry, so it was not made"
-                                .into(),
-                        ));
-                    } else {
-                        let dump = match self.dump(&mut worker, deadline) {
-                            Ok(dump) => dump,
-                            Err(f) => return Err(self.failed(worker, f, limit)),
-                        };
-                        if self.persisted().is_some() {
-                            saved = std::fs::read_to_string(&dump.0)
-                                .map_err(|e| {
-                                    EngineError::Persist(format!(
-                                        "the change could not be saved, so it was not made: {e}"
-                                    ))
-                                })
-                                .and_then(|text| {
-                                    self.record(&Entry::Snapshot(text), self.generation() + 1)
-                                });
-                        }
-                        if saved.is_ok() {
-                            self.commit_dump(&mut worker, dump);
-                            self.fold_if_due();
-                        } else {
-                            worker.generation = UNKNOWN;
-                        }
-                    }
-                }
-                if worker.generation == UNKNOWN {
-                    self.discard(worker);
-                } else {
-                    self.release_after(worker, 1, started.elapsed());
-                }
-                saved?;
-                Ok(RunOutcome { outcome, output })
-            }
-            Ok(other) => {
-                self.release(worker);
-                Err(EngineError::Crashed(format!("unexpected answer {other:?}")))
-            }
-            Err(f) => Err(self.failed(worker, f, limit)),
         }
     }
 

@@ -1,4 +1,4 @@
-//! The one decoder of `wrapper.pl`'s result terms. Everything above the engine sees
+//! The one decoder of the wrapper's result terms (`wrapper/calls.pl`). Everything above the engine sees
 //! [`Outcome`] and [`done`]; nothing else matches on the wrapper's atoms.
 
 use crate::term::{MAX_ANSWER_DEPTH, PlTerm, ReadError, read_term};

@@ -54,7 +54,7 @@ pub(super) struct Worker {
 /// See [`Worker::last_words`].
 #[derive(Debug, Default)]
 struct LastWords {
-    /// The directive running (`'$charon_running'/2` in `wrapper.pl`), if any.
+    /// The directive running (`'$charon_running'/2` in `wrapper/rewriting.pl`), if any.
     directive: Option<String>,
     /// The allocator reported running out of memory.
     out_of_memory: bool,

@@ -16,7 +16,7 @@ pub(crate) enum Request {
     /// Run one goal; what the wrapper wrote as its answer comes back. After
     /// answering, the worker checks for the next request without sleeping for
     /// `spin_us` µs. With
-    /// `changes`, the changes the call recorded come back too (see `wrapper.pl`).
+    /// `changes`, the changes the call recorded come back too (see `wrapper/changes.pl`).
     /// `id` names a call of a batch (0 otherwise), for `Cancel`.
     Run {
         query: String,
@@ -79,7 +79,7 @@ pub(crate) enum Response {
     /// `Dump`/`Restore`/`Replay` finished, with the wrapper's result (see
     /// `outcome::done`).
     Done { result: Option<PlTerm> },
-    /// What `'$charon_analyse'/2` found (see `wrapper.pl`).
+    /// What `'$charon_analyse'/2` found (see `wrapper/analysis.pl`).
     Analysis { items: Vec<PlTerm> },
     /// A `Run` cancelled before it started.
     Skipped {},

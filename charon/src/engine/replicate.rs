@@ -171,6 +171,14 @@ impl Engine {
         }
     }
 
+    /// Stops serving (see [`diverge`](Self::diverge)), and the error of the call
+    /// that found why: the one every call gets from now on (`replica-stopped`), not
+    /// "try again".
+    fn stop(&self, why: String) -> EngineError {
+        self.diverge(why.clone());
+        self.diverged().unwrap_or(EngineError::Diverged(why))
+    }
+
     /// Records that the log holds record `seq`.
     fn saw(&self, seq: u64) {
         if let Some(replica) = self.replica() {
@@ -208,8 +216,7 @@ impl Engine {
                         "part {} of the log's snapshot {seq} is not a change list",
                         bad + 1
                     );
-                    self.diverge(why.clone());
-                    return Err(EngineError::Replica(why));
+                    return Err(self.stop(why));
                 }
                 let bytes = snapshot.iter().map(|p| p.changes.len() as u64).sum();
                 self.commit_snapshot(
@@ -231,13 +238,11 @@ impl Engine {
                     record.seq,
                     next - 1
                 );
-                self.diverge(why.clone());
-                return Err(EngineError::Replica(why));
+                return Err(self.stop(why));
             }
             if crate::change::changed_by(&record.changes).is_none() {
                 let why = format!("record {} of the log is not a change list", record.seq);
-                self.diverge(why.clone());
-                return Err(EngineError::Replica(why));
+                return Err(self.stop(why));
             }
             if let Some(replica) = self.replica() {
                 replica

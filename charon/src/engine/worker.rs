@@ -13,7 +13,7 @@ use std::os::fd::AsRawFd;
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 
-use scryer_prolog::{LeafAnswer, Machine, MachineBuilder, StreamConfig, Term};
+use scryer_prolog::{LeafAnswer, Machine, MachineBuilder, StreamConfig, Term, UserInput};
 
 use super::process::{MEMORY_ENV, TEMPLATE_ENV, WORKER_ENV};
 use super::protocol::{Request, Response};
@@ -43,10 +43,20 @@ fn serve() -> i32 {
     // whole process group, and a service manager every process of the unit; the
     // program must still be able to fold the dynamic database into its file at
     // shutdown, which takes its workers. SIGHUP (a reload) is the program's too.
-    // SAFETY: setting signal dispositions, before main, on the only thread.
+    // The signals are caught by a handler that does nothing, not ignored: a program
+    // the knowledge base runs (shell/1,2) gets a caught signal back at its default
+    // when it starts, where it would inherit an ignored one (and Ctrl-C could not
+    // stop it). SA_RESTART: a read the signal interrupts goes on.
+    extern "C" fn unheeded(_: libc::c_int) {}
+    // SAFETY: setting signal dispositions, before main, on the only thread; the
+    // handler does nothing, so it is async-signal-safe.
     unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = unheeded as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
         for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            libc::signal(signal, libc::SIG_IGN);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
     let memory = std::env::var(MEMORY_ENV).ok();
@@ -190,36 +200,7 @@ static FORKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::ne
 /// descriptor), this process is a template: it forks a worker for each
 /// `Request::Fork`, and the child serves on as that worker.
 fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
-    let output: Output = Rc::default();
-    let sink = output.clone();
-    let (_input, streams) = StreamConfig::from_callbacks(
-        Some(Box::new(move |cursor: &mut std::io::Cursor<Vec<u8>>| {
-            let mut captured = sink.borrow_mut();
-            let captured = &mut *captured;
-            let from = captured.bytes.len();
-            captured.bytes.extend_from_slice(cursor.get_ref());
-            let solution = match &mut captured.streaming {
-                Some(streaming) if from < captured.bytes.len() => {
-                    streaming.take(&mut captured.bytes, from)
-                }
-                _ => false,
-            };
-            // scryer may call back more than once per flush: an empty call is no flush.
-            let end = captured.bytes.len();
-            if !solution && captured.flushes.last() != Some(&end) {
-                captured.flushes.push(end);
-            }
-            cursor.get_mut().clear();
-            cursor.set_position(0);
-        })),
-        // user_error goes to the worker's stderr, which the engine logs.
-        Some(Box::new(|cursor: &mut std::io::Cursor<Vec<u8>>| {
-            let _ = std::io::stderr().write_all(cursor.get_ref());
-            cursor.get_mut().clear();
-            cursor.set_position(0);
-        })),
-    );
-    let mut machine = MachineBuilder::default().with_streams(streams).build();
+    let (_input, mut machine, output) = machine();
     let mut requests = std::io::BufReader::new(std::io::stdin().lock());
     let mut queued: VecDeque<Queued> = VecDeque::new();
     let mut spin = std::time::Duration::ZERO;
@@ -240,24 +221,7 @@ fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
                 None => return 0,
             }
         }
-        // Take in what else has come: the rest of a batch, cancellations. With calls
-        // queued, the pipe is only checked when the answer before the last went out
-        // POLL_EVERY ago or more (see there): no cancellation can have come sooner.
-        while !closed {
-            let buffered = requests.buffer().contains(&b'\n');
-            if !buffered {
-                if !queued.is_empty() && sent[0].elapsed() < POLL_EVERY {
-                    break;
-                }
-                if !readable_now(0) {
-                    break;
-                }
-            }
-            match read_request(&mut requests) {
-                Some(item) => queue(&mut queued, item),
-                None => closed = true,
-            }
-        }
+        take_in(&mut requests, &mut queued, &mut closed, sent[0]);
         let Some(item) = queued.pop_front() else {
             continue;
         };
@@ -290,30 +254,9 @@ fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
                     Request::Run { spin_us, .. } => std::time::Duration::from_micros(*spin_us),
                     _ => std::time::Duration::ZERO,
                 };
-                if let Request::Stream { key, .. } = &request {
-                    let proto = match proto.try_clone() {
-                        Ok(proto) => proto,
-                        Err(e) => {
-                            let message = format!("the worker could not stream: {e}");
-                            let _ = send(&mut proto, &Response::Crashed { message });
-                            return 7;
-                        }
-                    };
-                    output.borrow_mut().streaming = Some(Streaming::start(*key, proto));
-                }
-                match std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    handle(&mut machine, &output, request)
-                })) {
-                    Ok(r) => r,
-                    Err(panic) => {
-                        let message = panic
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_else(|| "engine panicked".into());
-                        let _ = send(&mut proto, &Response::Crashed { message });
-                        return 4;
-                    }
+                match answer(&mut machine, &output, &mut proto, request) {
+                    Ok(response) => response,
+                    Err(code) => return code,
                 }
             }
         };
@@ -321,6 +264,103 @@ fn serve_on(mut proto: std::fs::File, mut template: Option<i32>) -> i32 {
             return 0;
         }
         sent = [sent[1], std::time::Instant::now()];
+    }
+}
+
+/// The engine of this worker, its output captured (see [`Captured`]) and its
+/// errors sent to stderr; the user input it reads from is kept with it.
+fn machine() -> (UserInput, Machine, Output) {
+    let output: Output = Rc::default();
+    let sink = output.clone();
+    let (input, streams) = StreamConfig::from_callbacks(
+        Some(Box::new(move |cursor: &mut std::io::Cursor<Vec<u8>>| {
+            let mut captured = sink.borrow_mut();
+            let captured = &mut *captured;
+            let from = captured.bytes.len();
+            captured.bytes.extend_from_slice(cursor.get_ref());
+            let solution = match &mut captured.streaming {
+                Some(streaming) if from < captured.bytes.len() => {
+                    streaming.take(&mut captured.bytes, from)
+                }
+                _ => false,
+            };
+            // scryer may call back more than once per flush: an empty call is no flush.
+            let end = captured.bytes.len();
+            if !solution && captured.flushes.last() != Some(&end) {
+                captured.flushes.push(end);
+            }
+            cursor.get_mut().clear();
+            cursor.set_position(0);
+        })),
+        // user_error goes to the worker's stderr, which the engine logs.
+        Some(Box::new(|cursor: &mut std::io::Cursor<Vec<u8>>| {
+            let _ = std::io::stderr().write_all(cursor.get_ref());
+            cursor.get_mut().clear();
+            cursor.set_position(0);
+        })),
+    );
+    let machine = MachineBuilder::default().with_streams(streams).build();
+    (input, machine, output)
+}
+
+/// Takes in what else has come: the rest of a batch, cancellations. With calls
+/// queued, the pipe is only checked when the answer before the last went out
+/// (`last_but_one`) POLL_EVERY ago or more (see there): no cancellation can have
+/// come sooner. `closed` is set when stdin is.
+fn take_in(
+    requests: &mut std::io::BufReader<std::io::StdinLock<'_>>,
+    queued: &mut VecDeque<Queued>,
+    closed: &mut bool,
+    last_but_one: std::time::Instant,
+) {
+    while !*closed {
+        let buffered = requests.buffer().contains(&b'\n');
+        if !buffered {
+            if !queued.is_empty() && last_but_one.elapsed() < POLL_EVERY {
+                break;
+            }
+            if !readable_now(0) {
+                break;
+            }
+        }
+        match read_request(requests) {
+            Some(item) => queue(queued, item),
+            None => *closed = true,
+        }
+    }
+}
+
+/// The answer to one request (a stream's solutions go out as they come, on a
+/// handle of `proto` of their own); `Err` with the exit code when the worker
+/// must stop, its last answer sent.
+fn answer(
+    machine: &mut Machine,
+    output: &Output,
+    proto: &mut std::fs::File,
+    request: Request,
+) -> Result<Response, i32> {
+    if let Request::Stream { key, .. } = &request {
+        let proto = match proto.try_clone() {
+            Ok(proto) => proto,
+            Err(e) => {
+                let message = format!("the worker could not stream: {e}");
+                let _ = send(proto, &Response::Crashed { message });
+                return Err(7);
+            }
+        };
+        output.borrow_mut().streaming = Some(Streaming::start(*key, proto));
+    }
+    match std::panic::catch_unwind(AssertUnwindSafe(|| handle(machine, output, request))) {
+        Ok(r) => Ok(r),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "engine panicked".into());
+            let _ = send(proto, &Response::Crashed { message });
+            Err(4)
+        }
     }
 }
 
@@ -496,33 +536,9 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
             file,
             module,
             predicates,
-        } => {
-            let mut q = String::from("'$charon_listing'(");
-            write_atom(&mut q, &file);
-            q.push_str(", ");
-            write_atom(&mut q, &module);
-            match predicates {
-                None => q.push_str(", all, R)."),
-                Some(pis) => {
-                    q.push_str(", [");
-                    for (i, (name, arity)) in pis.iter().enumerate() {
-                        if i > 0 {
-                            q.push(',');
-                        }
-                        // Bracketed: a name that is an operator (`-`, `===>`)
-                        // before `/` is a syntax error, which scryer's query
-                        // reader answers with a panic.
-                        q.push('(');
-                        write_atom(&mut q, name);
-                        q.push_str(&format!(")/{arity}"));
-                    }
-                    q.push_str("], R).");
-                }
-            }
-            Response::Done {
-                result: binding(machine, q, "R"),
-            }
-        }
+        } => Response::Done {
+            result: binding(machine, listing_query(&file, &module, predicates), "R"),
+        },
         Request::Replay { changes } => {
             let mut q = String::from("'$charon_replay'(");
             write_string(&mut q, &changes);
@@ -531,38 +547,71 @@ fn handle(machine: &mut Machine, output: &Output, request: Request) -> Response 
                 result: binding(machine, q, "R"),
             }
         }
-        Request::Analyse { file, source } => {
-            let cut = std::fs::read_to_string(&file)
-                .ok()
-                .and_then(|text| super::analysis_text(&text))
-                .is_some_and(|text| {
-                    use std::os::unix::fs::OpenOptionsExt;
-                    std::fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .mode(0o600)
-                        .open(&source)
-                        .and_then(|mut f| f.write_all(text.as_bytes()))
-                        .is_ok()
-                });
-            let mut q = String::from("'$charon_analyse'(");
-            write_atom(&mut q, &file);
-            q.push_str(", ");
-            write_atom(&mut q, if cut { &source } else { &file });
-            q.push_str(", R).");
-            let items = match binding(machine, q, "R") {
-                Some(PlTerm::List(items)) => items,
-                other => vec![PlTerm::Compound(
-                    "problem".into(),
-                    vec![PlTerm::Atom(format!(
-                        "the reader gave no list: {}",
-                        other.map_or_else(|| "it failed".to_string(), |t| t.to_string())
-                    ))],
-                )],
-            };
-            Response::Analysis { items }
+        Request::Analyse { file, source } => analyse(machine, &file, &source),
+    }
+}
+
+/// The query that lists `predicates` of `module` (all of them with `None`) into
+/// `file`.
+fn listing_query(file: &str, module: &str, predicates: Option<Vec<(String, usize)>>) -> String {
+    let mut q = String::from("'$charon_listing'(");
+    write_atom(&mut q, file);
+    q.push_str(", ");
+    write_atom(&mut q, module);
+    match predicates {
+        None => q.push_str(", all, R)."),
+        Some(pis) => {
+            q.push_str(", [");
+            for (i, (name, arity)) in pis.iter().enumerate() {
+                if i > 0 {
+                    q.push(',');
+                }
+                // Bracketed: a name that is an operator (`-`, `===>`)
+                // before `/` is a syntax error, which scryer's query
+                // reader answers with a panic.
+                q.push('(');
+                write_atom(&mut q, name);
+                q.push_str(&format!(")/{arity}"));
+            }
+            q.push_str("], R).");
         }
     }
+    q
+}
+
+/// The reader's items for the knowledge base `file` (see `'$charon_analyse'/2`):
+/// read from its text cut to what the analysis needs (written to `source`) when
+/// that can be made, else from the file itself.
+fn analyse(machine: &mut Machine, file: &str, source: &str) -> Response {
+    let cut = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| super::analysis_text(&text))
+        .is_some_and(|text| {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(source)
+                .and_then(|mut f| f.write_all(text.as_bytes()))
+                .is_ok()
+        });
+    let mut q = String::from("'$charon_analyse'(");
+    write_atom(&mut q, file);
+    q.push_str(", ");
+    write_atom(&mut q, if cut { source } else { file });
+    q.push_str(", R).");
+    let items = match binding(machine, q, "R") {
+        Some(PlTerm::List(items)) => items,
+        other => vec![PlTerm::Compound(
+            "problem".into(),
+            vec![PlTerm::Atom(format!(
+                "the reader gave no list: {}",
+                other.map_or_else(|| "it failed".to_string(), |t| t.to_string())
+            ))],
+        )],
+    };
+    Response::Analysis { items }
 }
 
 /// Runs `query` and returns the binding of `var` in its first answer.

@@ -181,8 +181,36 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
         })
         .cloned()
         .collect();
-    let mut openapi = openapi::document_for(&kb, &title, &operations);
-    if reasoner.is_some() {
+    let openapi = document(
+        &kb,
+        &title,
+        &operations,
+        reasoner.is_some(),
+        explain,
+        &options,
+    );
+    let app = Arc::new(App {
+        kb,
+        reasoner,
+        options,
+        openapi,
+    });
+    let router = operation_routes(&app, &shadowed, explain, alone);
+    fixed_routes(router, app)
+}
+
+/// The OpenAPI document of the routes served: the operations, and the
+/// reasoning, explain and metrics routes and the token when they are on.
+fn document(
+    kb: &KnowledgeBase,
+    title: &str,
+    operations: &[Operation],
+    reasoning: bool,
+    explain: bool,
+    options: &HttpOptions,
+) -> serde_json::Value {
+    let mut openapi = openapi::document_for(kb, title, operations);
+    if reasoning {
         openapi::add_reasoning(&mut openapi);
     }
     if explain {
@@ -199,12 +227,17 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
     if options.guard.requires_token() {
         openapi::require_token(&mut openapi);
     }
-    let app = Arc::new(App {
-        kb,
-        reasoner,
-        options,
-        openapi,
-    });
+    openapi
+}
+
+/// The routes of the operations (those no reasoning route shadows), of the
+/// reasoning tools, `/explain` and `/metrics` when they are on.
+fn operation_routes(
+    app: &Arc<App>,
+    shadowed: &dyn Fn(&Operation) -> bool,
+    explain: bool,
+    alone: bool,
+) -> Router {
     let mut router = Router::new();
     for (index, op) in app.kb.operations().iter().enumerate() {
         if shadowed(op) {
@@ -257,6 +290,12 @@ fn routes(kb: Arc<KnowledgeBase>, reasoner: Option<Arc<Reasoner>>, options: Http
             }),
         );
     }
+    router
+}
+
+/// The routes every router has: the OpenAPI document, health, readiness, the
+/// docs page, and a problem for any other path.
+fn fixed_routes(router: Router, app: Arc<App>) -> Router {
     let docs = app.clone();
     let health = app.clone();
     let ready = app.clone();

@@ -22,77 +22,99 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
         path_item.insert(method.into(), operation(op));
         paths.insert(format!("/{}", op.name), Value::Object(path_item));
     }
+    paths.insert("/health".into(), health_path());
+    fixed_paths(&mut paths);
+    json!({
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "info": {
+            "title": title,
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Operations of a Prolog knowledge base, served by Charon. Every documented predicate is one operation; errors are RFC 9457 problem details.",
+        },
+        "servers": [{"url": "/", "description": "The server that serves this document"}],
+        // No credentials unless the server requires a token (`require_token`).
+        "security": [],
+        "paths": paths,
+        "components": {"schemas": {"Problem": problem_schema()}},
+    })
+}
+
+/// `GET /health`: liveness, with the counters for monitoring.
+fn health_path() -> Value {
     let count = || json!({"type": "integer", "minimum": 0});
-    paths.insert(
-        "/health".into(),
-        json!({"get": {
-            "operationId": "health",
-            "summary": "Liveness: the server is up (answered at once, without the engine)",
-            "responses": {
-                "200": {"description": "The server is up, with counters for monitoring. A busy engine is still healthy: see /health/ready.", "content": {"application/json": {"schema": {
-                    "type": "object",
-                    "properties": {
-                        "status": {"enum": ["ok", "diverged"], "description": "diverged: a replica that stopped serving (see replica.diverged)."},
-                        "operations": count(),
-                        "generation": {"type": "integer", "minimum": 0, "description": "The database generation: it changes with every write that changed something."},
-                        "engine": {
-                            "type": "object",
-                            "properties": {
-                                "workers": count(), "idle_workers": count(), "workers_started": count(),
-                                "calls": count(), "pending": count(), "max_pending": count(),
-                            },
-                            "required": ["workers", "idle_workers", "workers_started", "calls", "pending", "max_pending"],
-                            "additionalProperties": false,
+    json!({"get": {
+        "operationId": "health",
+        "summary": "Liveness: the server is up (answered at once, without the engine)",
+        "responses": {
+            "200": {"description": "The server is up, with counters for monitoring. A busy engine is still healthy: see /health/ready.", "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {
+                    "status": {"enum": ["ok", "diverged"], "description": "diverged: a replica that stopped serving (see replica.diverged)."},
+                    "operations": count(),
+                    "generation": {"type": "integer", "minimum": 0, "description": "The database generation: it changes with every write that changed something."},
+                    "engine": {
+                        "type": "object",
+                        "properties": {
+                            "workers": count(), "idle_workers": count(), "workers_started": count(),
+                            "calls": count(), "pending": count(), "max_pending": count(),
                         },
-                        "cache": {
-                            "description": "The answer cache: hits and misses since start, entries and bytes held now, the bound on bytes.",
-                            "type": "object",
-                            "properties": {
-                                "hits": count(), "misses": count(), "entries": count(), "bytes": count(), "capacity": count(),
-                            },
-                            "required": ["hits", "misses", "entries", "bytes", "capacity"],
-                            "additionalProperties": false,
-                        },
-                        "persist": {
-                            "description": "With --persist: the file the database is written back to, the generation last written to it, the folds of the journal into it done, and whether one is due or running.",
-                            "type": "object",
-                            "properties": {"file": {"type": "string"}, "generation": {"type": "integer", "minimum": 0}, "folds": count(), "folding": {"type": "boolean"}},
-                            "required": ["file", "generation", "folds", "folding"],
-                            "additionalProperties": false,
-                        },
-                        "replica": {
-                            "description": "With --replicate: the last record of the log applied here, the last known in the log, the newest snapshot taken or applied here, whether PostgreSQL answered last, how long ago, the replication lag, and why the replica stopped if it did.",
-                            "type": "object",
-                            "properties": {
-                                "applied": count(), "head": count(), "snapshot": count(),
-                                "connected": {"type": "boolean"},
-                                "last_contact_secs": {"type": "number", "minimum": 0},
-                                "lag_secs": {"type": "number", "minimum": 0},
-                                "diverged": {"type": ["string", "null"]},
-                            },
-                            "required": ["applied", "head", "snapshot", "connected", "last_contact_secs", "lag_secs", "diverged"],
-                            "additionalProperties": false,
-                        },
-                        "reload": {
-                            "description": "Hot reloads (charon http, on SIGHUP or with --watch): how many succeeded, and the error of the last one if it failed (the knowledge base loaded before it keeps serving).",
-                            "type": "object",
-                            "properties": {
-                                "status": {"enum": ["ok", "failed"]},
-                                "reloads": count(),
-                                "error": {"type": "string"},
-                                "serving": {"type": "string"},
-                            },
-                            "required": ["status", "reloads"],
-                            "additionalProperties": false,
-                        },
+                        "required": ["workers", "idle_workers", "workers_started", "calls", "pending", "max_pending"],
+                        "additionalProperties": false,
                     },
-                    "required": ["status", "operations", "generation", "engine", "cache"],
-                    "additionalProperties": false,
-                }}}},
-                "405": problem_response("Only GET (and HEAD) are served here."),
-            },
-        }}),
-    );
+                    "cache": {
+                        "description": "The answer cache: hits and misses since start, entries and bytes held now, the bound on bytes.",
+                        "type": "object",
+                        "properties": {
+                            "hits": count(), "misses": count(), "entries": count(), "bytes": count(), "capacity": count(),
+                        },
+                        "required": ["hits", "misses", "entries", "bytes", "capacity"],
+                        "additionalProperties": false,
+                    },
+                    "persist": {
+                        "description": "With --persist: the file the database is written back to, the generation last written to it, the folds of the journal into it done, and whether one is due or running.",
+                        "type": "object",
+                        "properties": {"file": {"type": "string"}, "generation": {"type": "integer", "minimum": 0}, "folds": count(), "folding": {"type": "boolean"}},
+                        "required": ["file", "generation", "folds", "folding"],
+                        "additionalProperties": false,
+                    },
+                    "replica": {
+                        "description": "With --replicate: the last record of the log applied here, the last known in the log, the newest snapshot taken or applied here, whether PostgreSQL answered last, how long ago, the replication lag, and why the replica stopped if it did.",
+                        "type": "object",
+                        "properties": {
+                            "applied": count(), "head": count(), "snapshot": count(),
+                            "connected": {"type": "boolean"},
+                            "last_contact_secs": {"type": "number", "minimum": 0},
+                            "lag_secs": {"type": "number", "minimum": 0},
+                            "diverged": {"type": ["string", "null"]},
+                        },
+                        "required": ["applied", "head", "snapshot", "connected", "last_contact_secs", "lag_secs", "diverged"],
+                        "additionalProperties": false,
+                    },
+                    "reload": {
+                        "description": "Hot reloads (charon http, on SIGHUP or with --watch): how many succeeded, and the error of the last one if it failed (the knowledge base loaded before it keeps serving).",
+                        "type": "object",
+                        "properties": {
+                            "status": {"enum": ["ok", "failed"]},
+                            "reloads": count(),
+                            "error": {"type": "string"},
+                            "serving": {"type": "string"},
+                        },
+                        "required": ["status", "reloads"],
+                        "additionalProperties": false,
+                    },
+                },
+                "required": ["status", "operations", "generation", "engine", "cache"],
+                "additionalProperties": false,
+            }}}},
+            "405": problem_response("Only GET (and HEAD) are served here."),
+        },
+    }})
+}
+
+/// The paths every document has besides `/health`: readiness, the docs page and
+/// the document itself.
+fn fixed_paths(paths: &mut Map<String, Value>) {
     paths.insert(
         "/health/ready".into(),
         json!({"get": {
@@ -132,20 +154,6 @@ pub fn document(title: &str, operations: &[Operation]) -> Value {
             },
         }}),
     );
-    json!({
-        "openapi": "3.1.0",
-        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
-        "info": {
-            "title": title,
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "Operations of a Prolog knowledge base, served by Charon. Every documented predicate is one operation; errors are RFC 9457 problem details.",
-        },
-        "servers": [{"url": "/", "description": "The server that serves this document"}],
-        // No credentials unless the server requires a token (`require_token`).
-        "security": [],
-        "paths": paths,
-        "components": {"schemas": {"Problem": problem_schema()}},
-    })
 }
 
 /// Adds the reasoning tools' routes (`POST /reason`, `/diagnose`, `/what-if`,

@@ -285,7 +285,7 @@ impl KnowledgeBase {
         // An error decoding a solution ends the stream with it.
         let mut failed: Option<CallError> = None;
         let mut stopped = false;
-        // Past the limit the engine stops the worker (see `wrapper.pl`: the search
+        // Past the limit the engine stops the worker (see `engine/wrapper/calls.pl`: the search
         // itself keeps no count).
         let limit = self.engine.config().limits.streamed;
         let mut truncated = false;

@@ -503,7 +503,7 @@ pub(crate) fn leftover_journal(path: &Path) -> Option<PathBuf> {
     (lines > 1).then_some(journal)
 }
 
-/// Splits the engine's listing (`'$charon_listing'/4` in `engine/wrapper.pl`): a line
+/// Splits the engine's listing (`'$charon_listing'/4` in `engine/wrapper/changes.pl`): a line
 /// `%%charon <arity> <name's character codes, comma-separated>` before each
 /// predicate's clauses, and `%%charon-carry` before the carried state.
 pub(crate) fn parse_listing(text: &str) -> Listing {

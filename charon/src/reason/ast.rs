@@ -42,6 +42,12 @@ impl Clause {
     pub fn is_fact(&self) -> bool {
         self.body.is_empty()
     }
+
+    /// Whether its body can never hold (`false` or `NOT true` among its goals):
+    /// `p($x) IF false` declares a predicate that has no cases yet.
+    pub fn never_holds(&self) -> bool {
+        self.body.iter().any(|l| l.truth() == Some(false))
+    }
 }
 
 /// A query: a conjunction of literals.

@@ -219,11 +219,17 @@ fn recursion_without_base(program: &Program, circular: &BTreeSet<&str>, issues: 
         heads.push(head);
         let mut count = 0;
         for l in &c.body {
-            if let Literal::Pos(a) = l {
-                // `true` needs nothing; `false` is never proved, so its clause waits.
-                if a.truth() == Some(true) {
+            // `true` and `NOT false` need nothing; `false` and `NOT true` are never
+            // proved, so their clause waits for ever.
+            match l.truth() {
+                Some(true) => continue,
+                Some(false) => {
+                    count += 1;
                     continue;
                 }
+                None => {}
+            }
+            if let Literal::Pos(a) = l {
                 count += 1;
                 if let Some(&callee) = index.get(&(a.name.as_str(), a.args.len())) {
                     callers[callee].push(ci);
@@ -340,6 +346,11 @@ pub(crate) fn variables<'a>(
     singletons: bool,
     issues: &mut Vec<Issue>,
 ) {
+    // A body that never holds (`p($x) IF false`, the idiom for a predicate with
+    // no cases yet) binds nothing and needs nothing.
+    if body.iter().any(|l| l.truth() == Some(false)) {
+        return;
+    }
     let mut bound: BTreeSet<&str> = BTreeSet::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     let vars_of = |args: &'a [Term]| {

@@ -18,10 +18,11 @@
 //! Negations and comparisons need no proof term: they are rendered from the
 //! variables' values (see `proof`).
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use super::ast::{Atom, Clause, CmpOp, Comparison, Expr, Literal, Program, Query, Term};
+use super::ast::{ArithOp, Atom, Clause, CmpOp, Comparison, Expr, Literal, Program, Query, Term};
 use crate::term::write_atom;
 
 /// The named variables of a clause (head, then body), in order of first appearance.
@@ -115,12 +116,15 @@ struct Names<'a> {
     /// Starts every variable name: a program travels inside the query that loads it,
     /// so its clauses' variables (`K…`) must not be the query's own.
     tag: &'static str,
+    /// Divisions computed so far (`D0`, `D1`, …): see [`Names::arith`].
+    divisions: Cell<usize>,
 }
 
 impl<'a> Names<'a> {
     fn new(vars: &'a [String], tag: &'static str) -> Self {
         Names {
             tag,
+            divisions: Cell::new(0),
             index: vars
                 .iter()
                 .enumerate()
@@ -153,29 +157,6 @@ impl<'a> Names<'a> {
                     }
                     self.term(out, a);
                 }
-                out.push(')');
-            }
-        }
-    }
-
-    fn expr(&self, out: &mut String, e: &Expr) {
-        match e {
-            Expr::Number(n) if n.starts_with('-') => {
-                let _ = write!(out, "({n})");
-            }
-            Expr::Number(n) => out.push_str(n),
-            Expr::Var(v) => self.var(out, v),
-            Expr::Value(t) => self.term(out, t),
-            Expr::Neg(inner) => {
-                out.push_str("-(");
-                self.expr(out, inner);
-                out.push(')');
-            }
-            Expr::Binary(l, op, r) => {
-                out.push('(');
-                self.expr(out, l);
-                let _ = write!(out, " {} ", op.text());
-                self.expr(out, r);
                 out.push(')');
             }
         }
@@ -235,16 +216,13 @@ impl<'a> Names<'a> {
                     }
                     let mut side = |out: &mut String, e: &Expr| -> String {
                         if !arithmetic(e) {
-                            let mut text = String::new();
-                            self.expr(&mut text, e);
-                            return text;
+                            return self.arith(out, e);
                         }
                         let temp = format!("{}T{temps}", self.tag);
                         temps += 1;
                         self.number_checks(out, e);
-                        let _ = write!(out, "{temp} is ");
-                        self.expr(out, e);
-                        out.push_str(", ");
+                        let value = self.arith(out, e);
+                        let _ = write!(out, "{temp} is {value}, ");
                         temp
                     };
                     let left = side(out, &c.left);
@@ -268,9 +246,44 @@ impl<'a> Names<'a> {
             self.number_checks(out, &c.left);
         }
         self.number_checks(out, &c.right);
-        self.expr(out, &c.left);
-        let _ = write!(out, " {} ", c.op.text());
-        self.expr(out, &c.right);
+        let left = self.arith(out, &c.left);
+        let right = self.arith(out, &c.right);
+        let _ = write!(out, "{left} {} {right}", c.op.text());
+    }
+
+    /// The text of an arithmetic expression, each division computed first by a
+    /// goal of its own written to `out` (`'$e_div'(L, R, D0), `) and read from
+    /// its variable: `/` of two integers that divide exactly is an integer, as the
+    /// reference (SWI-Prolog) computes it (`4 / 2` is 2, `3 / 2` is 1.5), where
+    /// the engine's ISO `/` answers a float.
+    fn arith(&self, out: &mut String, e: &Expr) -> String {
+        match e {
+            Expr::Binary(l, op, r) => {
+                let left = self.arith(out, l);
+                let right = self.arith(out, r);
+                if *op != ArithOp::Div {
+                    return format!("({left} {} {right})", op.text());
+                }
+                let n = self.divisions.get();
+                self.divisions.set(n + 1);
+                let temp = format!("{}D{n}", self.tag);
+                let _ = write!(out, "'$e_div'({left},{right},{temp}), ");
+                temp
+            }
+            Expr::Neg(inner) => format!("-({})", self.arith(out, inner)),
+            Expr::Number(n) if n.starts_with('-') => format!("({n})"),
+            Expr::Number(n) => n.clone(),
+            Expr::Var(v) => {
+                let mut text = String::new();
+                self.var(&mut text, v);
+                text
+            }
+            Expr::Value(t) => {
+                let mut text = String::new();
+                self.term(&mut text, t);
+                text
+            }
+        }
     }
 
     /// `'$e_num'(V), ` for each variable of `e`: every value computed with must be

@@ -399,13 +399,12 @@ impl Reasoner {
         match text {
             Some(text) => {
                 let limit = self.config.max_query_chars;
-                // Counted only up to the limit: a huge query costs no more than this.
-                if text.chars().nth(limit).is_some() {
+                let length = query_length(text);
+                if length > limit {
                     return Err(Failure::new(
                         FailureKind::TooLarge,
                         format!(
-                            "the query is {} characters, over the limit of {limit}: ask a shorter question (put the details in the knowledge), or raise the limit",
-                            text.chars().count()
+                            "the query is {length} characters, over the limit of {limit}: ask a shorter question (put the details in the knowledge), or raise the limit"
                         ),
                     ));
                 }
@@ -809,6 +808,21 @@ async fn blocking<T: Send + 'static>(
         Ok(result) => result,
         Err(why) => failed(Failure::new(FailureKind::Engine, why).failed()),
     }
+}
+
+/// A query's length as the limit counts it, and as the reference counts it: in
+/// characters of the goal itself, without the whitespace around it or a leading
+/// `?` or `?-`, in Unicode NFC (a decomposed accent counts once). Linear in the
+/// text, which the surface has already bounded.
+fn query_length(text: &str) -> usize {
+    use unicode_normalization::UnicodeNormalization;
+    let goal = text.trim();
+    let goal = goal
+        .strip_prefix("?-")
+        .or_else(|| goal.strip_prefix('?'))
+        .unwrap_or(goal)
+        .trim();
+    goal.nfc().count()
 }
 
 #[cfg(test)]

@@ -63,38 +63,111 @@ pub struct Solution {
     pub proofs: Vec<ProofNode>,
 }
 
-/// A value from the engine as Euclid-IR text: constants bare or quoted as they
-/// need, nested terms with their arguments, separated by `separator`.
-fn text(term: &PlTerm, separator: &str) -> String {
+/// How a value from the engine is written: as Euclid-IR in proof goals, or as
+/// the reference answers a nested value in bindings.
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    /// Constants bare or double-quoted as Euclid-IR reads them, arguments
+    /// separated by `, `: `cfg(done, tape(_, 1))`.
+    Proof,
+    /// As the reference's default backend (SWI-Prolog's `term_string/2`) writes
+    /// the term: no space after the commas, constants in single quotes where
+    /// Prolog needs them: `cfg(done,tape(_,1))`, `f('Hello World',1.5,-2)`,
+    /// `f(if,and)`.
+    Binding,
+}
+
+fn text(term: &PlTerm, style: Style) -> String {
+    let constant = |out: &mut String, text: &str| match style {
+        Style::Proof => write_const(out, text),
+        Style::Binding => write_prolog_atom(out, text),
+    };
     let mut out = String::new();
     match term {
-        PlTerm::Atom(a) | PlTerm::Str(a) => write_const(&mut out, a),
-        // The engine does not tell the constant '[]' from the empty list.
-        PlTerm::List(items) if items.is_empty() => out.push_str("\"[]\""),
+        PlTerm::Atom(a) | PlTerm::Str(a) => constant(&mut out, a),
+        // The engine does not tell the constant '[]' from the empty list;
+        // Euclid-IR has only the constant.
+        PlTerm::List(items) if items.is_empty() => constant(&mut out, "[]"),
         PlTerm::Compound(f, args) => {
-            write_const(&mut out, f);
+            constant(&mut out, f);
             out.push('(');
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(separator);
+                    out.push_str(if style == Style::Proof { ", " } else { "," });
                 }
-                out.push_str(&text(a, separator));
+                out.push_str(&text(a, style));
             }
             out.push(')');
         }
+        PlTerm::Float(f) if style == Style::Binding => out.push_str(&prolog_float_text(*f)),
         other => out.push_str(&value(other).1),
     }
     out
 }
 
+/// A float as SWI-Prolog writes it: the shortest digits that read back the same,
+/// positional from 1.0e-4 up to 1.0e15 (`0.0001`, `100000000000000.0`), else with
+/// an exponent (`1.0e-5`, `1.0e+15`); always with a fractional part.
+fn prolog_float_text(f: f64) -> String {
+    if !f.is_finite() {
+        return super::float_text(f);
+    }
+    let scientific = format!("{f:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if f == 0.0 || (-4..15).contains(&exponent) {
+        return super::float_text(f);
+    }
+    let mantissa = if mantissa.contains('.') {
+        mantissa.to_string()
+    } else {
+        format!("{mantissa}.0")
+    };
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{}", exponent.unsigned_abs())
+}
+
+/// A constant as SWI-Prolog writes an atom with `quoted(true)`: bare when it reads
+/// back as the same atom (a lowercase letter then letters, digits and `_`; a run of
+/// symbol characters; a solo atom), else in single quotes, with `\` and `'` escaped.
+fn write_prolog_atom(out: &mut String, text: &str) {
+    const SYMBOL: &str = "#$&*+-./:<=>?@^~\\";
+    let mut chars = text.chars();
+    let word = chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() && !c.is_uppercase())
+        && chars.all(|c| {
+            c.is_alphanumeric() || c == '_' || unicode_normalization::char::is_combining_mark(c)
+        });
+    let symbols = !text.is_empty()
+        && text != "."
+        && !text.starts_with("/*")
+        && text.chars().all(|c| SYMBOL.contains(c));
+    if word || symbols || matches!(text, "!" | ";" | "{}") {
+        out.push_str(text);
+        return;
+    }
+    out.push('\'');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("''"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+}
+
 /// A value from the engine, as JSON and as Euclid-IR text (for proof goals). A
-/// nested term's JSON value is its text with no space after the commas,
-/// `cfg(done,tape(_,1))`, as the reference answers it; proof goals space them as
-/// the rest of Euclid-IR is written.
+/// nested term's JSON value is written as the reference writes it in bindings
+/// ([`Style::Binding`]); proof goals write it as Euclid-IR, spaced.
 fn value(term: &PlTerm) -> (Value, String) {
     match term {
-        PlTerm::Atom(a) => (Value::String(a.clone()), text(term, ", ")),
-        PlTerm::Compound(..) => (Value::String(text(term, ",")), text(term, ", ")),
+        PlTerm::Atom(a) => (Value::String(a.clone()), text(term, Style::Proof)),
+        PlTerm::Compound(..) => (
+            Value::String(text(term, Style::Binding)),
+            text(term, Style::Proof),
+        ),
         PlTerm::Int(d) => (crate::json::integer(d), d.clone()),
         PlTerm::Float(f) => {
             let text = super::float_text(*f);

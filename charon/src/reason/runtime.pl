@@ -75,6 +75,16 @@
 '$e_differ'(X, Y) :-
     \+ '$e_same'(X, Y).
 
+% '$e_div'(+A, +B, -Q): Q is A / B as SWI-Prolog (and the reference) computes it:
+% the integer quotient when both are integers that divide exactly, else ISO's
+% float division (whose errors, such as a zero divisor, are raised as they are).
+'$e_div'(A, B, Q) :-
+    X is A, Y is B,
+    (   integer(X), integer(Y), Y =\= 0, X mod Y =:= 0
+    ->  Q is X // Y
+    ;   Q is X / Y
+    ).
+
 '$e_bound'(X) :-
     (   ground(X) -> true ; throw(error(instantiation_error, euclid)) ).
 
@@ -185,6 +195,7 @@
 '$e_body'('$e_num'(X), _) :- !, var(X).
 '$e_body'('$e_same'(_, _), _) :- !.
 '$e_body'('$e_differ'(_, _), _) :- !.
+'$e_body'('$e_div'(A, B, Q), _) :- !, var(Q), '$e_arith'(A), '$e_arith'(B).
 '$e_body'(G, _) :- '$e_comparison'(G), !.
 '$e_body'(G, P) :- '$e_own'(G, P).
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::ast::{Atom, Comparison, Expr, Literal, Term};
+use super::ast::{Atom, CmpOp, Comparison, Expr, Literal, Term};
 
 /// Variable name → what it is bound to (a value, or another variable).
 pub(crate) type Subst = BTreeMap<String, Term>;
@@ -135,12 +135,21 @@ pub(crate) fn apply(lit: &Literal, s: &Subst) -> Literal {
     match lit {
         Literal::Pos(a) => Literal::Pos(apply_atom(a, s)),
         Literal::Not(a) => Literal::Not(apply_atom(a, s)),
-        Literal::Compare(c) => Literal::Compare(Comparison {
-            op: c.op,
-            left: apply_expr(&c.left, s),
-            right: apply_expr(&c.right, s),
-            pos: c.pos,
-        }),
+        Literal::Compare(c) => {
+            // `==` and `!=` compare any values: a side that is a constant stays one.
+            let side = |e: &Expr| match (c.op, apply_expr(e, s)) {
+                (CmpOp::Same | CmpOp::Differ, Expr::Var(v)) if v.starts_with('\u{0}') => {
+                    Expr::Value(Term::Const(v[1..].to_string()))
+                }
+                (_, e) => e,
+            };
+            Literal::Compare(Comparison {
+                op: c.op,
+                left: side(&c.left),
+                right: side(&c.right),
+                pos: c.pos,
+            })
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ast::{Clause, Literal, Pos};
+use super::ast::{Clause, Literal, Pos, Program};
 use super::{Answers, Failed, Failure, FailureKind, Limits, ReasonResult, Reasoner, count};
 
 /// A request for [`Reasoner::what_if`].
@@ -204,18 +204,21 @@ fn modifications(text: &str) -> Result<Vec<(ChangeAction, Clause)>, Failure> {
                 Ok(q)
                     if q.body.len() > 1 && q.body.iter().all(|l| matches!(l, Literal::Pos(_))) =>
                 {
-                    q.body
-                        .into_iter()
-                        .filter_map(|l| match l {
-                            Literal::Pos(head) => Some(Clause {
-                                head,
-                                body: Vec::new(),
-                                pos: Pos::default(),
-                                id: None,
-                            }),
-                            _ => None,
-                        })
-                        .collect()
+                    let mut facts = Vec::with_capacity(q.body.len());
+                    for literal in q.body {
+                        let Literal::Pos(head) = literal else {
+                            continue;
+                        };
+                        // `true` and `false` are no facts, here as in knowledge.
+                        let head = super::parse::reserved_head(head).map_err(to_failure)?;
+                        facts.push(Clause {
+                            head,
+                            body: Vec::new(),
+                            pos: Pos::default(),
+                            id: None,
+                        });
+                    }
+                    facts
                 }
                 _ => return Err(to_failure(e)),
             },
@@ -270,61 +273,7 @@ impl Reasoner {
         // The changed knowledge: removals first check that the fact is there.
         let mut program = compiled.program.clone();
         program.queries.clear();
-        let mut applied = Vec::new();
-        let mut warnings = Vec::new();
-        let mut added = Vec::new();
-        for (action, clause) in &changes {
-            let fact = clause.head.to_string();
-            let line = clause.pos.line;
-            let matched = match action {
-                ChangeAction::Remove => {
-                    let before = program.clauses.len();
-                    program
-                        .clauses
-                        .retain(|c| !(c.is_fact() && c.head.to_string() == fact));
-                    let added_before = added.len();
-                    added.retain(|a: &Clause| a.head.to_string() != fact);
-                    let removed = before - program.clauses.len() + (added_before - added.len());
-                    if removed == 0 {
-                        let mut f = Failure::new(
-                            FailureKind::InvalidRequest,
-                            format!(
-                                "modifications line {line}: `- {fact}` matches no fact of the knowledge (nothing to remove): check the spelling and the arguments; a scenario built on a missing fact would mislead"
-                            ),
-                        );
-                        f.line = Some(line);
-                        f.column = Some(clause.pos.column);
-                        f.source = Some("modifications".into());
-                        return Err(f);
-                    }
-                    removed
-                }
-                ChangeAction::Add => {
-                    let present = program
-                        .clauses
-                        .iter()
-                        .chain(&added)
-                        .any(|c| c.is_fact() && c.head.to_string() == fact);
-                    if present {
-                        warnings.push(format!(
-                            "modifications line {line}: `{fact}` is already a fact, so adding it changes nothing"
-                        ));
-                        0
-                    } else {
-                        added.push(clause.clone());
-                        1
-                    }
-                }
-            };
-            applied.push(Change {
-                action: *action,
-                fact,
-                line,
-                matched,
-            });
-        }
-        let base = program.clauses.len();
-        program.clauses.extend(added);
+        let (applied, warnings, base) = apply_changes(&mut program, &changes)?;
         let mut key = String::from("\u{0}what_if\u{0}");
         key.push_str(&compiled.prefix);
         for c in &applied {
@@ -406,4 +355,69 @@ impl Reasoner {
             warnings,
         })
     }
+}
+
+/// `changes` made to `program`: the changes as applied (with how many facts
+/// each matched), a warning for each that changes nothing, and where the added
+/// facts start among the clauses. A removal that matches no fact is refused.
+fn apply_changes(
+    program: &mut Program,
+    changes: &[(ChangeAction, Clause)],
+) -> Result<(Vec<Change>, Vec<String>, usize), Failure> {
+    let mut applied = Vec::new();
+    let mut warnings = Vec::new();
+    let mut added = Vec::new();
+    for (action, clause) in changes {
+        let fact = clause.head.to_string();
+        let line = clause.pos.line;
+        let matched = match action {
+            ChangeAction::Remove => {
+                let before = program.clauses.len();
+                program
+                    .clauses
+                    .retain(|c| !(c.is_fact() && c.head.to_string() == fact));
+                let added_before = added.len();
+                added.retain(|a: &Clause| a.head.to_string() != fact);
+                let removed = before - program.clauses.len() + (added_before - added.len());
+                if removed == 0 {
+                    let mut f = Failure::new(
+                        FailureKind::InvalidRequest,
+                        format!(
+                            "modifications line {line}: `- {fact}` matches no fact of the knowledge (nothing to remove): check the spelling and the arguments; a scenario built on a missing fact would mislead"
+                        ),
+                    );
+                    f.line = Some(line);
+                    f.column = Some(clause.pos.column);
+                    f.source = Some("modifications".into());
+                    return Err(f);
+                }
+                removed
+            }
+            ChangeAction::Add => {
+                let present = program
+                    .clauses
+                    .iter()
+                    .chain(&added)
+                    .any(|c| c.is_fact() && c.head.to_string() == fact);
+                if present {
+                    warnings.push(format!(
+                        "modifications line {line}: `{fact}` is already a fact, so adding it changes nothing"
+                    ));
+                    0
+                } else {
+                    added.push(clause.clone());
+                    1
+                }
+            }
+        };
+        applied.push(Change {
+            action: *action,
+            fact,
+            line,
+            matched,
+        });
+    }
+    let base = program.clauses.len();
+    program.clauses.extend(added);
+    Ok((applied, warnings, base))
 }

@@ -5,7 +5,7 @@
 
 use yaml_rust2::Event;
 use yaml_rust2::parser::{MarkedEventReceiver, Parser};
-use yaml_rust2::scanner::Marker;
+use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use super::ast::{Clause, Pos, Program};
 use super::parse::{ParseError, clause_limits, parse_head_at, parse_item_at, parse_query_at};
@@ -89,7 +89,7 @@ impl MarkedEventReceiver for Builder<'_> {
         }
         let pos = pos_of(mark);
         match ev {
-            Event::Scalar(value, _, _, tag) => {
+            Event::Scalar(value, style, _, tag) => {
                 if tag.is_some() {
                     self.error = Some(ParseError::new(
                         pos,
@@ -97,6 +97,15 @@ impl MarkedEventReceiver for Builder<'_> {
                     ));
                     return;
                 }
+                // A quoted value's text starts after its opening quote.
+                let quoted = matches!(
+                    style,
+                    TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted
+                );
+                let pos = Pos {
+                    column: pos.column + usize::from(quoted),
+                    ..pos
+                };
                 self.add(Node::Scalar(value, pos));
             }
             Event::SequenceStart(..) => {
@@ -122,72 +131,13 @@ impl MarkedEventReceiver for Builder<'_> {
 
 /// Parses knowledge in the YAML form.
 pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
-    // An `@version` line before the document (the text form's directive) is read
-    // as the version, and blanked so that line numbers stay.
-    let mut directive_version = None;
-    let mut lines: Vec<&str> = src.lines().collect();
-    for (i, line) in lines.iter_mut().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let mut words = t.split_whitespace();
-        if words
-            .next()
-            .is_some_and(|w| w.eq_ignore_ascii_case("@version"))
-        {
-            let version = words.next().filter(|v| {
-                v.split('.')
-                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-            });
-            let (Some(v), None) = (version, words.next()) else {
-                return Err(ParseError::new(
-                    Pos {
-                        line: i + 1,
-                        column: 1,
-                    },
-                    "the directive is @version followed by a version number, e.g. @version 1.0",
-                ));
-            };
-            directive_version = Some(v.to_string());
-            *line = "";
-        }
-        break;
-    }
-    let blanked = lines.join("\n");
-    let src = if directive_version.is_some() {
-        blanked.as_str()
-    } else {
-        src
-    };
-    let mut builder = Builder {
-        lines: src.lines().collect(),
-        stack: Vec::new(),
-        done: Vec::new(),
-        error: None,
-    };
-    let mut parser = Parser::new_from_str(src);
-    if let Err(e) = parser.load(&mut builder, true) {
-        let m = e.marker();
-        return Err(ParseError::new(
-            pos_of(*m),
-            format!("this is not valid YAML: {}", e.info()),
-        ));
-    }
-    if let Some(e) = builder.error {
-        return Err(e);
-    }
+    let (version, blanked) = version_directive(src)?;
+    let src = blanked.as_deref().unwrap_or(src);
     let mut program = Program {
-        version: directive_version,
+        version,
         ..Program::default()
     };
-    if let Some(second) = builder.done.get(1) {
-        return Err(ParseError::new(
-            second.pos(),
-            "one YAML document only: put all the facts and rules in one",
-        ));
-    }
-    let Some(root) = builder.done.into_iter().next() else {
+    let Some(root) = document(src)? else {
         return Ok(program);
     };
     let Node::Map(entries, _) = root else {
@@ -214,75 +164,146 @@ pub fn parse_yaml(src: &str) -> Result<Program, ParseError> {
             ));
         }
         seen.push(name.clone());
-        match name.as_str() {
-            "version" if program.version.is_some() => {
-                return Err(ParseError::new(
-                    kpos,
-                    "the version is given twice (@version and version:): keep one",
-                ));
-            }
-            "version" => match value {
-                Node::Scalar(v, _)
-                    if !v.is_empty()
-                        && v.split('.')
-                            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) =>
-                {
-                    program.version = Some(v)
-                }
-                other => {
-                    return Err(ParseError::new(
-                        other.pos(),
-                        "version is a version number such as \"1.0\"",
-                    ));
-                }
-            },
-            // The reference's form: one query, a string.
-            "query" => {
-                let items = match value {
-                    Node::Seq(..) => list(value, "query")?,
-                    Node::Scalar(s, _) if s.is_empty() || s == "~" || s == "null" => Vec::new(),
-                    other => vec![other],
-                };
-                for item in items {
-                    let (text, pos) = query_text(item)?;
-                    query_item(&text, pos, &mut program)?;
-                }
-            }
-            "facts" => {
-                for item in list(value, "facts")? {
-                    let (text, pos) = scalar(item, "a fact is a string such as parent(tom, bob)")?;
-                    let before = program.clauses.len();
-                    parse_item_at(&text, pos, &mut program)?;
-                    if program.clauses.len() != before + 1 || !program.clauses[before].is_fact() {
-                        return Err(ParseError::new(
-                            pos,
-                            "facts holds facts only: put rules under rules",
-                        ));
-                    }
-                }
-            }
-            "rules" => {
-                for item in list(value, "rules")? {
-                    rule(item, &mut program)?;
-                }
-            }
-            "queries" => {
-                for item in list(value, "queries")? {
-                    let (text, pos) = query_text(item)?;
-                    query_item(&text, pos, &mut program)?;
-                }
+        entry(&name, kpos, value, &mut program)?;
+    }
+    Ok(program)
+}
+
+/// An `@version` line before the document (the text form's directive): the
+/// version, and the text with that line blanked (so that line numbers stay).
+fn version_directive(src: &str) -> Result<(Option<String>, Option<String>), ParseError> {
+    let mut lines: Vec<&str> = src.lines().collect();
+    for (i, line) in lines.iter_mut().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let mut words = t.split_whitespace();
+        if !words
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("@version"))
+        {
+            break;
+        }
+        let version = words.next().filter(|v| {
+            v.split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        });
+        let (Some(v), None) = (version, words.next()) else {
+            return Err(ParseError::new(
+                Pos {
+                    line: i + 1,
+                    column: 1,
+                },
+                "the directive is @version followed by a version number, e.g. @version 1.0",
+            ));
+        };
+        let version = v.to_string();
+        *line = "";
+        return Ok((Some(version), Some(lines.join("\n"))));
+    }
+    Ok((None, None))
+}
+
+/// The one YAML document of `src`, as nodes (none for an empty text).
+fn document(src: &str) -> Result<Option<Node>, ParseError> {
+    let mut builder = Builder {
+        lines: src.lines().collect(),
+        stack: Vec::new(),
+        done: Vec::new(),
+        error: None,
+    };
+    let mut parser = Parser::new_from_str(src);
+    if let Err(e) = parser.load(&mut builder, true) {
+        let m = e.marker();
+        return Err(ParseError::new(
+            pos_of(*m),
+            format!("this is not valid YAML: {}", e.info()),
+        ));
+    }
+    if let Some(e) = builder.error {
+        return Err(e);
+    }
+    if let Some(second) = builder.done.get(1) {
+        return Err(ParseError::new(
+            second.pos(),
+            "one YAML document only: put all the facts and rules in one",
+        ));
+    }
+    Ok(builder.done.into_iter().next())
+}
+
+/// One key of the mapping (`name`, lowercased, at `kpos`) and its value, read
+/// into `program`.
+fn entry(name: &str, kpos: Pos, value: Node, program: &mut Program) -> Result<(), ParseError> {
+    match name {
+        "version" if program.version.is_some() => {
+            return Err(ParseError::new(
+                kpos,
+                "the version is given twice (@version and version:): keep one",
+            ));
+        }
+        "version" => match value {
+            Node::Scalar(v, _)
+                if !v.is_empty()
+                    && v.split('.')
+                        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) =>
+            {
+                program.version = Some(v)
             }
             other => {
                 return Err(ParseError::new(
-                    kpos,
-                    format!(
-                        "unknown key `{other}`: the keys are version, facts, rules, queries and query"
-                    ),
+                    other.pos(),
+                    "version is a version number such as \"1.0\"",
                 ));
             }
+        },
+        // The reference's form: one query, a string.
+        "query" => {
+            let items = match value {
+                Node::Seq(..) => list(value, "query")?,
+                Node::Scalar(s, _) if s.is_empty() || s == "~" || s == "null" => Vec::new(),
+                other => vec![other],
+            };
+            for item in items {
+                let (text, pos) = query_text(item)?;
+                query_item(&text, pos, program)?;
+            }
+        }
+        "facts" => {
+            for item in list(value, "facts")? {
+                let (text, pos) = scalar(item, "a fact is a string such as parent(tom, bob)")?;
+                let before = program.clauses.len();
+                parse_item_at(&text, pos, program)?;
+                if program.clauses.len() != before + 1 || !program.clauses[before].is_fact() {
+                    return Err(ParseError::new(
+                        pos,
+                        "facts holds facts only: put rules under rules",
+                    ));
+                }
+            }
+        }
+        "rules" => {
+            for item in list(value, "rules")? {
+                rule(item, program)?;
+            }
+        }
+        "queries" => {
+            for item in list(value, "queries")? {
+                let (text, pos) = query_text(item)?;
+                query_item(&text, pos, program)?;
+            }
+        }
+        other => {
+            return Err(ParseError::new(
+                kpos,
+                format!(
+                    "unknown key `{other}`: the keys are version, facts, rules, queries and query"
+                ),
+            ));
         }
     }
-    Ok(program)
+    Ok(())
 }
 
 /// A query item, `? ` in front or not.

@@ -58,9 +58,11 @@
 //! agree. So is `--persist` with replication: the log is the database; `charon
 //! export` writes it out as a `.pl`.
 
+mod connect;
 mod log;
 
-pub(crate) use log::{CommitError, Listener, Log, LogError, Record};
+pub(crate) use connect::LogError;
+pub(crate) use log::{CommitError, Listener, Log, Record, Write};
 
 /// How a knowledge base shares its writes with other replicas through PostgreSQL
 /// (see the `replica` module's docs).

@@ -1,7 +1,7 @@
 //! Reads a term as the engine writes it (`write_canonical/2`: `write_term/3` with
 //! `quoted(true)` and `ignore_ops(true)`) into a [`PlTerm`]. The one atom that writer
 //! gets wrong, the atom of two apostrophes (written `''`, as the empty atom), the
-//! wrapper writes as `'\'\''` instead (see `'$charon_emit'/1` in wrapper.pl).
+//! wrapper writes as `'\'\''` instead (see `'$charon_emit'/1` in engine/wrapper/calls.pl).
 //!
 //! The worker sends answers as this text rather than as the engine's own term
 //! conversion, which is quadratic in a list's length. The reader is linear and does
@@ -75,139 +75,163 @@ impl Reader<'_> {
 
     fn read(mut self, max_depth: usize) -> Result<PlTerm, ReadError> {
         let mut stack: Vec<Frame> = Vec::new();
-        'term: loop {
-            // Read the start of a term; nested openings push a frame and loop.
-            let mut value = match self.token()? {
-                Token::Name(name, true) => {
-                    self.at += 1; // the `(`
-                    if name == "." {
-                        if let Some(Frame::Chain { open, tail, .. }) = stack.last_mut()
-                            && *tail
-                        {
-                            *open += 1;
-                            *tail = false;
-                            continue 'term;
-                        }
-                        stack.push(Frame::Chain {
-                            heads: Vec::new(),
-                            open: 1,
-                            tail: false,
-                        });
-                    } else {
-                        stack.push(Frame::Args(name, Vec::new()));
+        loop {
+            let Some(value) = self.open(&mut stack, max_depth)? else {
+                continue;
+            };
+            if let Some(done) = self.close(&mut stack, value)? {
+                return Ok(done);
+            }
+        }
+    }
+
+    /// Reads the start of a term: a complete term, or `None` when it opened a
+    /// nested one (a frame pushed on `stack`).
+    fn open(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        max_depth: usize,
+    ) -> Result<Option<PlTerm>, ReadError> {
+        let value = match self.token()? {
+            Token::Name(name, true) => {
+                self.at += 1; // the `(`
+                if name == "." {
+                    if let Some(Frame::Chain { open, tail, .. }) = stack.last_mut()
+                        && *tail
+                    {
+                        *open += 1;
+                        *tail = false;
+                        return Ok(None);
                     }
+                    stack.push(Frame::Chain {
+                        heads: Vec::new(),
+                        open: 1,
+                        tail: false,
+                    });
+                } else {
+                    stack.push(Frame::Args(name, Vec::new()));
+                }
+                if stack.len() > max_depth {
+                    return Err(ReadError::TooDeep(max_depth));
+                }
+                return Ok(None);
+            }
+            Token::Name(name, false) => PlTerm::Atom(name),
+            Token::Term(t) => t,
+            Token::Punct(b'[') => {
+                if self.peek_punct(b']') {
+                    PlTerm::List(Vec::new())
+                } else {
+                    stack.push(Frame::Bracket(Vec::new(), false));
                     if stack.len() > max_depth {
                         return Err(ReadError::TooDeep(max_depth));
                     }
-                    continue 'term;
+                    return Ok(None);
                 }
-                Token::Name(name, false) => PlTerm::Atom(name),
-                Token::Term(t) => t,
-                Token::Punct(b'[') => {
-                    if self.peek_punct(b']') {
-                        PlTerm::List(Vec::new())
-                    } else {
-                        stack.push(Frame::Bracket(Vec::new(), false));
-                        if stack.len() > max_depth {
-                            return Err(ReadError::TooDeep(max_depth));
-                        }
-                        continue 'term;
-                    }
+            }
+            Token::Punct(b'{') => {
+                if self.peek_punct(b'}') {
+                    PlTerm::Atom("{}".into())
+                } else {
+                    stack.push(Frame::Curly);
+                    return Ok(None);
                 }
-                Token::Punct(b'{') => {
-                    if self.peek_punct(b'}') {
-                        PlTerm::Atom("{}".into())
-                    } else {
-                        stack.push(Frame::Curly);
-                        continue 'term;
-                    }
+            }
+            Token::Punct(b'(') => {
+                stack.push(Frame::Paren);
+                return Ok(None);
+            }
+            Token::Punct(_) => return self.fail("a term was expected"),
+        };
+        Ok(Some(value))
+    }
+
+    /// Hands a complete term to the frames that wait for it, closing each it
+    /// completes: the whole answer when none waits, else `None` when the next
+    /// term is to be read.
+    fn close(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        mut value: PlTerm,
+    ) -> Result<Option<PlTerm>, ReadError> {
+        loop {
+            let Some(frame) = stack.last_mut() else {
+                self.skip_space();
+                if self.at != self.src.len() {
+                    return self.fail("text after the answer");
                 }
-                Token::Punct(b'(') => {
-                    stack.push(Frame::Paren);
-                    continue 'term;
-                }
-                Token::Punct(_) => return self.fail("a term was expected"),
+                return Ok(Some(value));
             };
-            // A term is complete: hand it to the frame that waits for it.
-            loop {
-                let Some(frame) = stack.last_mut() else {
-                    self.skip_space();
-                    if self.at != self.src.len() {
-                        return self.fail("text after the answer");
+            match frame {
+                Frame::Args(_, args) => {
+                    args.push(value);
+                    match self.punct()? {
+                        b',' => return Ok(None),
+                        b')' => {}
+                        _ => return self.fail("`,` or `)` was expected"),
                     }
-                    return Ok(value);
-                };
-                match frame {
-                    Frame::Args(_, args) => {
-                        args.push(value);
-                        match self.punct()? {
-                            b',' => continue 'term,
-                            b')' => {}
-                            _ => return self.fail("`,` or `)` was expected"),
-                        }
-                        let Some(Frame::Args(name, args)) = stack.pop() else {
-                            unreachable!("the top frame is Args")
-                        };
-                        value = PlTerm::Compound(name, args);
+                    let Some(Frame::Args(name, args)) = stack.pop() else {
+                        unreachable!("the top frame is Args")
+                    };
+                    value = PlTerm::Compound(name, args);
+                }
+                Frame::Chain { heads, tail, .. } if !*tail => {
+                    heads.push(value);
+                    if self.punct()? != b',' {
+                        return self.fail("`,` was expected in a list cell");
                     }
-                    Frame::Chain { heads, tail, .. } if !*tail => {
-                        heads.push(value);
-                        if self.punct()? != b',' {
-                            return self.fail("`,` was expected in a list cell");
+                    *tail = true;
+                    return Ok(None);
+                }
+                Frame::Chain { open, .. } => {
+                    for _ in 0..*open {
+                        if self.punct()? != b')' {
+                            return self.fail("`)` was expected after a list tail");
                         }
-                        *tail = true;
-                        continue 'term;
                     }
-                    Frame::Chain { open, .. } => {
-                        for _ in 0..*open {
-                            if self.punct()? != b')' {
-                                return self.fail("`)` was expected after a list tail");
-                            }
-                        }
-                        let Some(Frame::Chain { heads, .. }) = stack.pop() else {
-                            unreachable!("the top frame is Chain")
-                        };
-                        value = list(heads, value);
-                    }
-                    Frame::Bracket(items, in_tail) => {
-                        if *in_tail {
-                            if self.punct()? != b']' {
-                                return self.fail("`]` was expected after a list tail");
-                            }
-                            let Some(Frame::Bracket(items, _)) = stack.pop() else {
-                                unreachable!("the top frame is Bracket")
-                            };
-                            value = list(items, value);
-                            continue;
-                        }
-                        items.push(value);
-                        match self.punct()? {
-                            b',' => continue 'term,
-                            b'|' => {
-                                *in_tail = true;
-                                continue 'term;
-                            }
-                            b']' => {}
-                            _ => return self.fail("`,`, `|` or `]` was expected"),
+                    let Some(Frame::Chain { heads, .. }) = stack.pop() else {
+                        unreachable!("the top frame is Chain")
+                    };
+                    value = list(heads, value);
+                }
+                Frame::Bracket(items, in_tail) => {
+                    if *in_tail {
+                        if self.punct()? != b']' {
+                            return self.fail("`]` was expected after a list tail");
                         }
                         let Some(Frame::Bracket(items, _)) = stack.pop() else {
                             unreachable!("the top frame is Bracket")
                         };
-                        value = list(items, PlTerm::List(Vec::new()));
+                        value = list(items, value);
+                        continue;
                     }
-                    Frame::Curly => {
-                        if self.punct()? != b'}' {
-                            return self.fail("`}` was expected");
+                    items.push(value);
+                    match self.punct()? {
+                        b',' => return Ok(None),
+                        b'|' => {
+                            *in_tail = true;
+                            return Ok(None);
                         }
-                        stack.pop();
-                        value = PlTerm::Compound("{}".into(), vec![value]);
+                        b']' => {}
+                        _ => return self.fail("`,`, `|` or `]` was expected"),
                     }
-                    Frame::Paren => {
-                        if self.punct()? != b')' {
-                            return self.fail("`)` was expected");
-                        }
-                        stack.pop();
+                    let Some(Frame::Bracket(items, _)) = stack.pop() else {
+                        unreachable!("the top frame is Bracket")
+                    };
+                    value = list(items, PlTerm::List(Vec::new()));
+                }
+                Frame::Curly => {
+                    if self.punct()? != b'}' {
+                        return self.fail("`}` was expected");
                     }
+                    stack.pop();
+                    value = PlTerm::Compound("{}".into(), vec![value]);
+                }
+                Frame::Paren => {
+                    if self.punct()? != b')' {
+                        return self.fail("`)` was expected");
+                    }
+                    stack.pop();
                 }
             }
         }

@@ -8,13 +8,14 @@ use super::{
     BRANCH, CHECK_BYTES, DiagnoseRequest, Diagnosis, MAX_CHECKS, MAX_GOALS, MAX_NODES, Proposal,
     Session, same_atom,
 };
-use crate::reason::ast::{Atom, CmpOp, Literal, Query};
+use crate::reason::ast::{Atom, CmpOp, Comparison, Expr, Literal, Query};
 use crate::reason::subst::{
     Subst, apply, apply_atom, eval, ground, rename, rename_atom, same_value, show, unify_atoms,
 };
 use crate::reason::{Limits, ReasonResult, Reasoner};
 
 /// One branch of the abduction search.
+#[derive(Clone)]
 struct Abduction {
     /// Goals left, each with the rule levels still allowed below it.
     goals: Vec<(Literal, u32)>,
@@ -54,7 +55,6 @@ impl Session<'_> {
         out: &mut BTreeSet<Vec<String>>,
         max_facts: usize,
     ) -> Vec<Abduction> {
-        let mut children = Vec::new();
         let Abduction {
             mut goals,
             subst,
@@ -65,204 +65,204 @@ impl Session<'_> {
             if goals.len() > MAX_GOALS {
                 self.complete = false;
             }
-            return children;
+            return Vec::new();
         }
         // The first goal that can be taken now.
         let Some(at) = goals
             .iter()
             .position(|(l, _)| self.ready(l, &subst, &deferred))
         else {
-            // A variable only a comparison constrains (`tenure($u, $y) AND $y >= 3`)
-            // gets a value that satisfies it; the verification run has the last word.
-            if let Some(s) = witness(&goals, &subst) {
-                return vec![Abduction {
-                    goals,
-                    subst: s,
-                    assumed,
-                    deferred,
-                }];
-            }
-            if goals.iter().all(|(l, _)| matches!(l, Literal::Not(_))) {
-                // NOT goals are left to the verification run.
-                let mut set: Vec<String> = assumed.iter().map(|a| a.to_string()).collect();
-                set.sort();
-                set.dedup();
-                out.insert(set);
-            } else {
-                if let Some((l, _)) = goals.iter().find(|(l, _)| !matches!(l, Literal::Not(_))) {
-                    self.ungrounded.insert(show(apply(l, &subst)));
-                }
-                self.complete = false;
-            }
-            return children;
+            let waiting = Abduction {
+                goals,
+                subst,
+                assumed,
+                deferred,
+            };
+            return self.none_ready(waiting, out);
         };
         if !self.budget() {
-            return children;
+            return Vec::new();
         }
         let (lit, depth) = goals.remove(at);
         let lit = apply(&lit, &subst);
+        // The branch with the goal taken, which each way of proving it continues.
+        let rest = Abduction {
+            goals,
+            subst,
+            assumed,
+            deferred,
+        };
         if let Some(holds) = lit.truth() {
             // `true` needs nothing; `false` closes the branch (no fact can make it hold).
-            if holds {
-                children.push(Abduction {
-                    goals,
-                    subst,
-                    assumed,
-                    deferred,
-                });
-            }
-            return children;
+            return if holds { vec![rest] } else { Vec::new() };
         }
         match &lit {
-            Literal::Compare(c) if matches!(c.op, CmpOp::Same | CmpOp::Differ) => {
-                let same = same_value(&c.left, &c.right);
-                if same == Some(c.op == CmpOp::Same) {
-                    children.push(Abduction {
-                        goals,
-                        subst,
-                        assumed,
-                        deferred,
-                    });
-                }
-            }
-            Literal::Compare(c) => {
-                let left = eval(&c.left);
-                let right = eval(&c.right);
-                let next = match (c.op, left, right) {
-                    (CmpOp::Is, _, Some(r)) => match &c.left {
-                        crate::reason::ast::Expr::Var(v) => {
-                            let mut s = subst.clone();
-                            s.insert(v.clone(), r.term());
-                            Some(s)
-                        }
-                        _ => left
-                            .filter(|l| l.float() == r.float())
-                            .map(|_| subst.clone()),
-                    },
-                    (op, Some(l), Some(r)) => {
-                        let (l, r) = (l.float(), r.float());
-                        let holds = match op {
-                            CmpOp::Gt => l > r,
-                            CmpOp::Ge => l >= r,
-                            CmpOp::Lt => l < r,
-                            CmpOp::Le => l <= r,
-                            CmpOp::Eq | CmpOp::Is | CmpOp::Same => l == r,
-                            CmpOp::Ne | CmpOp::Differ => l != r,
-                        };
-                        holds.then(|| subst.clone())
-                    }
-                    _ => None,
-                };
-                if let Some(s) = next {
-                    children.push(Abduction {
-                        goals,
-                        subst: s,
-                        assumed,
-                        deferred,
-                    });
-                }
-            }
+            Literal::Compare(c) => compared(c, &rest.subst)
+                .map(|subst| Abduction { subst, ..rest })
+                .into_iter()
+                .collect(),
             Literal::Not(_) => unreachable!("NOT goals are never ready"),
-            Literal::Pos(a) => {
-                let base = self
-                    .clauses_of(a)
-                    .iter()
-                    .all(|&i| self.program().clauses[i].is_fact());
-                // 1. What already holds (or was assumed on this branch).
-                for f in &assumed {
-                    if let Some(s) = unify_atoms(a, f, &subst) {
-                        children.push(Abduction {
-                            goals: goals.clone(),
-                            subst: s,
-                            assumed: assumed.clone(),
-                            deferred: deferred.clone(),
-                        });
-                    }
-                }
-                let found = match self.answers(std::slice::from_ref(&lit), BRANCH) {
-                    Ok(Some(found)) => found,
-                    Ok(None) => return children,
-                    Err(f) => {
-                        self.warnings.insert(format!("{}: {}", show(a), f.message));
-                        self.complete = false;
-                        return children;
-                    }
-                };
-                if found.total > found.sets.len() {
-                    self.complete = false;
-                }
-                let holds_now = !found.sets.is_empty();
-                for set in found.sets {
-                    let mut s = subst.clone();
-                    s.extend(set);
-                    children.push(Abduction {
-                        goals: goals.clone(),
-                        subst: s,
-                        assumed: assumed.clone(),
-                        deferred: deferred.clone(),
-                    });
-                }
-                if base {
-                    // 2. Assume it: now if ground, later (once the other goals
-                    // gave its variables values) if not.
-                    if ground(a) {
-                        if !holds_now
-                            && !assumed.iter().any(|f| same_atom(f, a))
-                            && assumed.len() < max_facts
-                        {
-                            let mut more = assumed.clone();
-                            more.push(a.clone());
-                            children.push(Abduction {
-                                goals,
-                                subst,
-                                assumed: more,
-                                deferred,
-                            });
-                        }
-                    } else if !deferred.contains(&show(a)) && !goals.is_empty() {
-                        let mut later = deferred.clone();
-                        later.insert(show(a));
-                        let mut rest = goals;
-                        rest.push((lit.clone(), depth));
-                        children.push(Abduction {
-                            goals: rest,
-                            subst,
-                            assumed,
-                            deferred: later,
-                        });
-                    } else {
-                        self.ungrounded.insert(show(a));
-                        self.complete = false;
-                    }
-                } else if depth > 0 {
-                    // 3. Through each rule whose head matches.
-                    for i in self.clauses_of(a).to_vec() {
-                        let clause = self.program().clauses[i].clone();
-                        if clause.is_fact() {
-                            continue;
-                        }
-                        let n = self.fresh();
-                        let head = rename_atom(&clause.head, n);
-                        let Some(s) = unify_atoms(a, &head, &subst) else {
-                            continue;
-                        };
-                        let mut next: Vec<(Literal, u32)> = clause
-                            .body
-                            .iter()
-                            .map(|l| (rename(l, n), depth - 1))
-                            .collect();
-                        next.extend(goals.iter().cloned());
-                        children.push(Abduction {
-                            goals: next,
-                            subst: s,
-                            assumed: assumed.clone(),
-                            deferred: deferred.clone(),
-                        });
-                    }
-                } else {
-                    self.complete = false;
-                }
+            Literal::Pos(a) => self.abduce_goal(a, depth, rest, max_facts),
+        }
+    }
+
+    /// No goal of a branch can be taken now: a variable only comparisons constrain
+    /// gets a value; a branch of NOT goals alone is a proposal (the verification
+    /// run checks them); anything else is a goal left without values.
+    fn none_ready(
+        &mut self,
+        waiting: Abduction,
+        out: &mut BTreeSet<Vec<String>>,
+    ) -> Vec<Abduction> {
+        // A variable only a comparison constrains (`tenure($u, $y) AND $y >= 3`)
+        // gets a value that satisfies it; the verification run has the last word.
+        if let Some(subst) = witness(&waiting.goals, &waiting.subst) {
+            return vec![Abduction { subst, ..waiting }];
+        }
+        let positive = waiting
+            .goals
+            .iter()
+            .find(|(l, _)| !matches!(l, Literal::Not(_)));
+        match positive {
+            None => {
+                // NOT goals are left to the verification run.
+                let mut set: Vec<String> = waiting.assumed.iter().map(|a| a.to_string()).collect();
+                set.sort();
+                set.dedup();
+                out.insert(set);
             }
+            Some((l, _)) => {
+                self.ungrounded.insert(show(apply(l, &waiting.subst)));
+                self.complete = false;
+            }
+        }
+        Vec::new()
+    }
+
+    /// The branches of a positive goal `a`: each way it holds already (or was
+    /// assumed), then, for a predicate of facts, assuming it; for one with rules,
+    /// each rule whose head matches.
+    fn abduce_goal(
+        &mut self,
+        a: &Atom,
+        depth: u32,
+        rest: Abduction,
+        max_facts: usize,
+    ) -> Vec<Abduction> {
+        let mut children = Vec::new();
+        // A predicate of facts only (a rule that never holds aside) is one whose
+        // facts can be assumed.
+        let base = self.clauses_of(a).iter().all(|&i| {
+            let clause = &self.program().clauses[i];
+            clause.is_fact() || clause.never_holds()
+        });
+        // 1. What already holds (or was assumed on this branch).
+        for f in &rest.assumed {
+            if let Some(subst) = unify_atoms(a, f, &rest.subst) {
+                children.push(Abduction {
+                    subst,
+                    ..rest.clone()
+                });
+            }
+        }
+        let found = match self.answers(&[Literal::Pos(a.clone())], BRANCH) {
+            Ok(Some(found)) => found,
+            Ok(None) => return children,
+            Err(f) => {
+                self.warnings.insert(format!("{}: {}", show(a), f.message));
+                self.complete = false;
+                return children;
+            }
+        };
+        if found.total > found.sets.len() {
+            self.complete = false;
+        }
+        let holds_now = !found.sets.is_empty();
+        for set in found.sets {
+            let mut subst = rest.subst.clone();
+            subst.extend(set);
+            children.push(Abduction {
+                subst,
+                ..rest.clone()
+            });
+        }
+        if base {
+            children.extend(self.assume(a, depth, holds_now, rest, max_facts));
+        } else if depth > 0 {
+            children.extend(self.through_rules(a, depth, &rest));
+        } else {
+            self.complete = false;
+        }
+        children
+    }
+
+    /// Step 2 of a goal on a predicate of facts: assume it, now if ground, later
+    /// (once the other goals gave its variables values) if not.
+    fn assume(
+        &mut self,
+        a: &Atom,
+        depth: u32,
+        holds_now: bool,
+        rest: Abduction,
+        max_facts: usize,
+    ) -> Option<Abduction> {
+        if ground(a) {
+            let new = !holds_now
+                && !rest.assumed.iter().any(|f| same_atom(f, a))
+                && rest.assumed.len() < max_facts;
+            return new.then(|| {
+                let mut assumed = rest.assumed.clone();
+                assumed.push(a.clone());
+                Abduction { assumed, ..rest }
+            });
+        }
+        let shown = show(a);
+        if rest.deferred.contains(&shown) || rest.goals.is_empty() {
+            self.ungrounded.insert(shown);
+            self.complete = false;
+            return None;
+        }
+        let Abduction {
+            mut goals,
+            subst,
+            assumed,
+            mut deferred,
+        } = rest;
+        deferred.insert(shown);
+        goals.push((Literal::Pos(a.clone()), depth));
+        Some(Abduction {
+            goals,
+            subst,
+            assumed,
+            deferred,
+        })
+    }
+
+    /// Step 3 of a goal on a predicate with rules: through each rule whose head
+    /// matches.
+    fn through_rules(&mut self, a: &Atom, depth: u32, rest: &Abduction) -> Vec<Abduction> {
+        let mut children = Vec::new();
+        for i in self.clauses_of(a).to_vec() {
+            let clause = self.program().clauses[i].clone();
+            if clause.is_fact() {
+                continue;
+            }
+            let n = self.fresh();
+            let head = rename_atom(&clause.head, n);
+            let Some(subst) = unify_atoms(a, &head, &rest.subst) else {
+                continue;
+            };
+            let mut goals: Vec<(Literal, u32)> = clause
+                .body
+                .iter()
+                .map(|l| (rename(l, n), depth - 1))
+                .collect();
+            goals.extend(rest.goals.iter().cloned());
+            children.push(Abduction {
+                goals,
+                subst,
+                ..rest.clone()
+            });
         }
         children
     }
@@ -365,6 +365,42 @@ impl Session<'_> {
             ReasonResult::Answered(a) => Some(a.solution_count),
             ReasonResult::Failed(_) => None,
         }
+    }
+}
+
+/// The substitution after a comparison whose values are known, if it holds:
+/// `==` and `!=` by value, `is` binding its variable, the others as numbers.
+fn compared(c: &Comparison, subst: &Subst) -> Option<Subst> {
+    if matches!(c.op, CmpOp::Same | CmpOp::Differ) {
+        let same = same_value(&c.left, &c.right);
+        return (same == Some(c.op == CmpOp::Same)).then(|| subst.clone());
+    }
+    let left = eval(&c.left);
+    let right = eval(&c.right);
+    match (c.op, left, right) {
+        (CmpOp::Is, _, Some(r)) => match &c.left {
+            Expr::Var(v) => {
+                let mut s = subst.clone();
+                s.insert(v.clone(), r.term());
+                Some(s)
+            }
+            _ => left
+                .filter(|l| l.float() == r.float())
+                .map(|_| subst.clone()),
+        },
+        (op, Some(l), Some(r)) => {
+            let (l, r) = (l.float(), r.float());
+            let holds = match op {
+                CmpOp::Gt => l > r,
+                CmpOp::Ge => l >= r,
+                CmpOp::Lt => l < r,
+                CmpOp::Le => l <= r,
+                CmpOp::Eq | CmpOp::Is | CmpOp::Same => l == r,
+                CmpOp::Ne | CmpOp::Differ => l != r,
+            };
+            holds.then(|| subst.clone())
+        }
+        _ => None,
     }
 }
 

@@ -35,64 +35,10 @@ impl Session<'_> {
         }
         let indexes = self.clauses_of(goal).to_vec();
         if indexes.is_empty() {
-            let mut others: Vec<usize> = self
-                .program()
-                .clauses
-                .iter()
-                .filter(|c| c.head.name == goal.name)
-                .map(|c| c.head.args.len())
-                .collect();
-            others.sort_unstable();
-            others.dedup();
-            let message = if others.is_empty() {
-                format!(
-                    "no facts or rules define `{}/{}`, so every goal on it fails: add facts or a rule whose head is {}(…), or check the spelling",
-                    goal.name,
-                    goal.args.len(),
-                    goal.name
-                )
-            } else {
-                let list: Vec<String> = others.iter().map(usize::to_string).collect();
-                format!(
-                    "`{}` is defined with {} argument(s), not {}: check the goal's arguments",
-                    goal.name,
-                    list.join(" or "),
-                    goal.args.len()
-                )
-            };
-            return node(FailReason::Undefined, message);
+            return node(FailReason::Undefined, self.undefined(goal));
         }
-        if path.contains(&key) {
-            return node(
-                FailReason::Recursion,
-                format!("{text} is already being traced above: the rules recurse through it"),
-            );
-        }
-        // Each level nests four JSON levels: past this many, common readers stop.
-        let levels = self.limits.max_depth.min(MAX_TRACE_LEVELS);
-        if path.len() as u32 >= levels {
-            self.complete = false;
-            return node(
-                FailReason::NotTraced,
-                format!("not traced further: {levels} rule levels reached"),
-            );
-        }
-        if !self.traced.insert(key.clone()) {
-            return node(
-                FailReason::NotTraced,
-                format!("{text} failed as traced where it first appears in this trace"),
-            );
-        }
-        self.trace_nodes += 1;
-        if self.trace_nodes > MAX_TRACE_NODES || Instant::now() >= self.deadline {
-            self.complete = false;
-            self.warnings.insert(format!(
-                "the trace stopped after {MAX_TRACE_NODES} goals or at the time limit: it shows where the search failed first, not every branch"
-            ));
-            return node(
-                FailReason::NotTraced,
-                "not traced: the trace reached its bounds".into(),
-            );
+        if let Some((reason, message)) = self.not_traced(&text, &key, path) {
+            return node(reason, message);
         }
         let (facts, rules): (Vec<usize>, Vec<usize>) = indexes
             .iter()
@@ -112,28 +58,7 @@ impl Session<'_> {
             return n;
         }
         path.push(key);
-        let mut attempts = Vec::new();
-        let mut cut = false;
-        for &i in &rules {
-            let clause = self.program().clauses[i].clone();
-            let n = self.fresh();
-            let head = rename_atom(&clause.head, n);
-            let Some(s) = unify_atoms(goal, &head, &Subst::new()) else {
-                continue;
-            };
-            let body: Vec<Literal> = clause
-                .body
-                .iter()
-                .map(|l| apply(&rename(l, n), &s))
-                .collect();
-            match self.attempt(&clause, &body, n, &s, path) {
-                Ok(Some(a)) => attempts.push(a),
-                Ok(None) => {}
-                Err(limit) => {
-                    cut |= limit;
-                }
-            }
-        }
+        let (attempts, cut) = self.try_rules(goal, &rules, path);
         path.pop();
         let matched_facts = !facts.is_empty();
         if attempts.is_empty() {
@@ -180,6 +105,111 @@ impl Session<'_> {
             proof: None,
             closest: Vec::new(),
         }
+    }
+
+    /// Why a goal on a predicate nothing defines fails: no such name, or another
+    /// number of arguments.
+    fn undefined(&self, goal: &Atom) -> String {
+        let mut others: Vec<usize> = self
+            .program()
+            .clauses
+            .iter()
+            .filter(|c| c.head.name == goal.name)
+            .map(|c| c.head.args.len())
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        if others.is_empty() {
+            return format!(
+                "no facts or rules define `{}/{}`, so every goal on it fails: add facts or a rule whose head is {}(…), or check the spelling",
+                goal.name,
+                goal.args.len(),
+                goal.name
+            );
+        }
+        let list: Vec<String> = others.iter().map(usize::to_string).collect();
+        format!(
+            "`{}` is defined with {} argument(s), not {}: check the goal's arguments",
+            goal.name,
+            list.join(" or "),
+            goal.args.len()
+        )
+    }
+
+    /// Why the goal `text` (canonically `key`) is not traced further, if it is
+    /// not: it recurses, the trace is deep or large enough, or it was traced.
+    fn not_traced(
+        &mut self,
+        text: &str,
+        key: &str,
+        path: &[String],
+    ) -> Option<(FailReason, String)> {
+        if path.iter().any(|p| p == key) {
+            return Some((
+                FailReason::Recursion,
+                format!("{text} is already being traced above: the rules recurse through it"),
+            ));
+        }
+        // Each level nests four JSON levels: past this many, common readers stop.
+        let levels = self.limits.max_depth.min(MAX_TRACE_LEVELS);
+        if path.len() as u32 >= levels {
+            self.complete = false;
+            return Some((
+                FailReason::NotTraced,
+                format!("not traced further: {levels} rule levels reached"),
+            ));
+        }
+        if !self.traced.insert(key.to_string()) {
+            return Some((
+                FailReason::NotTraced,
+                format!("{text} failed as traced where it first appears in this trace"),
+            ));
+        }
+        self.trace_nodes += 1;
+        if self.trace_nodes > MAX_TRACE_NODES || Instant::now() >= self.deadline {
+            self.complete = false;
+            self.warnings.insert(format!(
+                "the trace stopped after {MAX_TRACE_NODES} goals or at the time limit: it shows where the search failed first, not every branch"
+            ));
+            return Some((
+                FailReason::NotTraced,
+                "not traced: the trace reached its bounds".into(),
+            ));
+        }
+        None
+    }
+
+    /// Each rule of `rules` whose head matches `goal`, attempted: the attempts
+    /// that failed, and whether the depth bound cut any.
+    fn try_rules(
+        &mut self,
+        goal: &Atom,
+        rules: &[usize],
+        path: &mut Vec<String>,
+    ) -> (Vec<Attempt>, bool) {
+        let mut attempts = Vec::new();
+        let mut cut = false;
+        for &i in rules {
+            let clause = self.program().clauses[i].clone();
+            let n = self.fresh();
+            let head = rename_atom(&clause.head, n);
+            let Some(s) = unify_atoms(goal, &head, &Subst::new()) else {
+                continue;
+            };
+            let body: Vec<Literal> = clause
+                .body
+                .iter()
+                .map(|l| apply(&rename(l, n), &s))
+                .collect();
+            match self.attempt(&clause, &body, n, &s, path) {
+                Ok(Some(a)) => attempts.push(a),
+                Ok(None) => {}
+                Err(limit) => {
+                    cut |= limit;
+                }
+            }
+        }
+        (attempts, cut)
     }
 
     /// Runs a rule's body (head already unified) one goal further each time, to

@@ -494,7 +494,8 @@ pub(super) fn number(text: &str, negative: bool) -> String {
             trimmed.into()
         }
     };
-    if negative && body != "0" && body != "0.0" {
+    // `-0` is the integer 0; `-0.0` is the float negative zero, as in Prolog.
+    if negative && body != "0" {
         format!("-{body}")
     } else {
         body

@@ -139,7 +139,10 @@ pub fn parse_text(src: &str) -> Result<Program, ParseError> {
         let (text, comment) = split_comment(raw, line)?;
         let trimmed = text.trim();
         let id = comment.and_then(|(c, col)| rule_id(c).map(|id| (id, Pos { line, column: col })));
-        if trimmed.is_empty() {
+        // A line of full stops alone is blank, as the reference reads it: it
+        // neither ends an open rule nor starts an item (a `# rule:` on it names
+        // nothing).
+        if trimmed.chars().all(|c| c == '.') {
             continue;
         }
         let first_col = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
@@ -478,7 +481,7 @@ fn parse_item(
 
 /// `true` and `false` are goals that always and never hold: they cannot be facts
 /// or rule heads (as arguments they are plain constants).
-fn reserved_head(head: Atom) -> Result<Atom, ParseError> {
+pub(crate) fn reserved_head(head: Atom) -> Result<Atom, ParseError> {
     match head.truth() {
         None => Ok(head),
         Some(_) => Err(ParseError::new(
