@@ -168,6 +168,12 @@ fn the_source_resource_is_the_file_a_clean_stop_writes() {
         &["mcp", "--stdio", path.to_str().expect("utf-8"), "--persist"],
     );
     let before = std::fs::read_to_string(&path).expect("read");
+    // Nothing to fold yet: the file as it is, byte for byte.
+    session.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read",
+                         "params": {"uri": "charon://source"}}),
+    );
+    assert_eq!(session.answer(1)["contents"][0]["text"], json!(before));
     session.call(
         2,
         "put_book",

@@ -465,7 +465,7 @@ impl Engine {
     }
 
     /// With `persist`: whether the journal holds writes the file does not.
-    fn pending(&self) -> bool {
+    pub(crate) fn pending(&self) -> bool {
         let guard = self.inner.persist.lock().unwrap_or_else(|p| p.into_inner());
         guard.as_ref().is_some_and(|(p, _)| p.pending())
     }

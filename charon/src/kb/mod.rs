@@ -487,6 +487,12 @@ impl KnowledgeBase {
         self.engine.persisted()
     }
 
+    /// With `persist`: whether the journal holds writes the file does not (a fold
+    /// would change the file).
+    pub(crate) fn journal_pending(&self) -> bool {
+        self.engine.pending()
+    }
+
     /// Writes the current database as a new `.pl` file at `to` (which must not
     /// exist): the knowledge base's file with its dynamic predicates' clauses as
     /// they are now, written as `--persist` writes them. In replicated mode this

@@ -575,9 +575,10 @@ impl ServerHandler for McpServer {
 /// `charon://source`: the knowledge base's file as the next fold writes it. With
 /// --persist the file lags its journal until a fold, so the state as persisted is
 /// rendered aside (as `charon export` renders it: the file and its journal are left
-/// alone, and no write waits), once per generation; else the file as it is.
+/// alone, and no write waits), once per generation; else, or with nothing to fold,
+/// the file as it is.
 fn source_text(kb: &KnowledgeBase, cached: &Rendered) -> Result<Arc<str>, String> {
-    if kb.persisted().is_none() {
+    if kb.persisted().is_none() || !kb.journal_pending() {
         return std::fs::read_to_string(kb.path())
             .map(Arc::from)
             .map_err(|e| format!("cannot read the source: {e}"));
