@@ -61,7 +61,7 @@ use crate::util::{TempDir, config, fixture, run_charon};
 
 /// The `swipl` to compare with: `CHARON_SWIPL`, else `swipl` on the `PATH`.
 /// Panics (the test fails) when there is none.
-fn swipl() -> PathBuf {
+pub(crate) fn swipl() -> PathBuf {
     if let Some(path) = std::env::var_os("CHARON_SWIPL").filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
         assert!(

@@ -1143,3 +1143,86 @@ fn the_reviews_cases_answer_as_the_reference_does() {
         );
     }
 }
+
+/// Constants inside nested values, written in bindings as the reference's default
+/// backend writes them: beside SWI-Prolog's own `term_string/2` on 400 generated
+/// constants (letters of both cases and scripts, digits, symbol characters, solo
+/// characters, quotes, backslashes, spaces, combining marks), every text the same.
+#[test]
+fn nested_constants_are_written_as_swi_prolog_writes_them() {
+    const ALPHABET: &[char] = &[
+        'a', 'b', 'z', 'A', 'Q', '0', '7', '_', ' ', '\'', '"', '\\', '#', '$', '&', '*', '+', '-',
+        '.', '/', ':', '<', '=', '>', '?', '@', '^', '~', '!', ';', '[', ']', '{', '}', ',', '|',
+        '`', '%', '(', ')', 'é', 'Ω', 'ß', '日', '٣', '\u{301}', 'ǅ',
+    ];
+    let mut seed: u64 = 0x5eed_cafe;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n
+    };
+    let texts: Vec<String> = (0..400)
+        .map(|_| {
+            (0..next(5))
+                .map(|_| ALPHABET[next(ALPHABET.len())])
+                .collect()
+        })
+        .collect();
+    let mut kb = String::new();
+    let mut script = String::from(":- initialization(main).\nmain :-\n");
+    for (i, text) in texts.iter().enumerate() {
+        let escaped: String = text
+            .chars()
+            .flat_map(|c| match c {
+                '"' | '\\' => vec!['\\', c],
+                c => vec![c],
+            })
+            .collect();
+        kb.push_str(&format!("w({i}, k(\"{escaped}\", x))\n"));
+        let codes: Vec<String> = text.chars().map(|c| (c as u32).to_string()).collect();
+        script.push_str(&format!(
+            "    atom_codes(A{i}, [{}]), term_string(k(A{i}, x), S{i}), writeln(S{i}),\n",
+            codes.join(",")
+        ));
+    }
+    script.push_str("    halt.\n");
+    let dir = crate::util::TempDir::new("swi-atoms");
+    let file = dir.0.join("atoms.pl");
+    std::fs::write(&file, script).expect("write");
+    let out = std::process::Command::new(crate::differential::swipl())
+        .args(["-q", file.to_str().expect("utf-8")])
+        .output()
+        .expect("swipl runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let swi: Vec<String> = String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(swi.len(), texts.len());
+    let mut req = ReasonRequest::new(kb.as_str(), "w($i, $x)");
+    req.max_solutions = Some(1000);
+    let ReasonResult::Answered(a) = reasoner().reason(&req) else {
+        panic!("the knowledge is refused")
+    };
+    let mut charon = vec![String::new(); texts.len()];
+    for s in &a.solutions {
+        let i = s.bindings["i"].as_u64().expect("an index") as usize;
+        charon[i] = s.bindings["x"].as_str().expect("text").to_string();
+    }
+    let differ: Vec<String> = (0..texts.len())
+        .filter(|&i| charon[i] != swi[i])
+        .map(|i| format!("{:?}: charon {} swi {}", texts[i], charon[i], swi[i]))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
