@@ -148,3 +148,35 @@ fn a_write_forgets_only_the_answers_that_can_read_what_it_changed() {
         "a write is never cached"
     );
 }
+
+/// A clause loaded with a variable at the key (`grant(_, guest)`, and the same in a
+/// module) holds for every key, and a removal by another key may take it: the
+/// answers of every key are forgotten then, not only the removed key's.
+#[test]
+fn a_removal_that_may_take_a_clause_for_every_key_forgets_every_key() {
+    let kb = cached(fixture("state/loose.pl"));
+    // Both are read by key: a removal by a key that cannot take a clause for
+    // every key would forget only that key's answers.
+    for (op, pred) in [("roles", "grant/2"), ("ranks", "rank/2")] {
+        assert!(
+            matches!(kb.cache_scope(op), Some(CacheScope::Reads(r)) if r.contains(&format!("{pred} (for the same User)"))),
+            "{op}: {:?}",
+            kb.cache_scope(op)
+        );
+    }
+    let alice = json!({"User": "alice"});
+    assert_eq!(ran(&kb, "roles", &alice), (json!(["admin", "guest"]), true));
+    assert_eq!(
+        ran(&kb, "roles", &alice),
+        (json!(["admin", "guest"]), false)
+    );
+    kb.call("revoke", &json!({"User": "bob", "Role": "guest"}))
+        .expect("revoke");
+    assert_eq!(ran(&kb, "roles", &alice), (json!(["admin"]), true));
+
+    assert_eq!(ran(&kb, "ranks", &alice), (json!([3, 1]), true));
+    assert_eq!(ran(&kb, "ranks", &alice), (json!([3, 1]), false));
+    kb.call("demote", &json!({"User": "bob", "Rank": 1}))
+        .expect("demote");
+    assert_eq!(ran(&kb, "ranks", &alice), (json!([3]), true));
+}

@@ -22,13 +22,23 @@
 % Modules has an argument J that is not atomic — or its clauses cannot be looked
 % at (the answer cache then keeps no key for removals from it: see
 % cache::Freshness).
+% A dynamic predicate's clauses are read from the clause store as the dumps read
+% them ('$charon_clause'/3): clause/2 would first copy every clause for the logical
+% update view, and the worker would keep the heap that took (40 MB at 100,000
+% facts, 220 MB at a million). Nothing changes while this runs.
 '$charon_loose'(N, A, J, Ms) :-
     functor(H, N, A),
     member(M, Ms),
-    % (clause(user:H, B) raises an existence error in scryer 0.10.)
-    catch(( ( M == user -> clause(H, _) ; M:clause(H, _) ),
-            arg(J, H, X), \+ atomic(X) ), _, true),
+    catch(( '$charon_clause_of'(M, H), arg(J, H, X), \+ atomic(X) ), _, true),
     !.
+
+'$charon_clause_of'(M, H) :-
+    (   M == user -> predicate_property(H, dynamic) ; predicate_property(M:H, dynamic) ),
+    !,
+    '$charon_clause'(M, H, _).
+% (clause(user:H, B) raises an existence error in scryer 0.10.)
+'$charon_clause_of'(user, H) :- !, clause(H, _).
+'$charon_clause_of'(M, H) :- M:clause(H, _).
 
 % What a dump must cover beyond the declared modules: every module a change
 % touched, and every blackboard key.
