@@ -380,7 +380,7 @@ pub fn mcp_http_server(kb: &std::path::Path, args: &[&str], env: &[(&str, &str)]
     panic!("charon mcp did not listen on {port}");
 }
 
-/// `charon http` running as a process; killed on drop.
+/// `charon http` running as a process; stopped on drop.
 pub struct HttpServer {
     pub child: std::process::Child,
     pub port: u16,
@@ -417,7 +417,18 @@ impl HttpServer {
 }
 
 impl Drop for HttpServer {
+    /// Stops it as an operator would (SIGTERM, so that it removes its private
+    /// files), and kills it if it has not exited within 10 s.
     fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            // SAFETY: a plain kill(2) of the test's own child process.
+            unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while matches!(self.child.try_wait(), Ok(None)) && std::time::Instant::now() < deadline
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

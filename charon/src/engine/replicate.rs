@@ -120,6 +120,7 @@ impl Engine {
             last_contact_secs: s.last_contact.elapsed().as_secs_f64(),
             lag_secs: s.lag.as_secs_f64(),
             diverged: s.diverged.clone(),
+            writes_paused: s.short.clone(),
         })
     }
 

@@ -412,6 +412,7 @@ fn liveness(kb: &KnowledgeBase, reload: Option<&ReloadState>) -> Value {
             "last_contact_secs": replica.last_contact_secs,
             "lag_secs": replica.lag_secs,
             "diverged": replica.diverged,
+            "writes_paused": replica.writes_paused,
         });
         if replica.diverged.is_some() {
             body["status"] = json!("diverged");

@@ -79,7 +79,7 @@ fn health_path() -> Value {
                         "additionalProperties": false,
                     },
                     "replica": {
-                        "description": "With --replicate: the last record of the log applied here, the last known in the log, the newest snapshot taken or applied here, whether PostgreSQL answered last, how long ago, the replication lag, and why the replica stopped if it did.",
+                        "description": "With --replicate: the last record of the log applied here, the last known in the log, the newest snapshot taken or applied here, whether PostgreSQL answered last, how long ago, the replication lag, why the replica stopped if it did, and why writes wait if they do.",
                         "type": "object",
                         "properties": {
                             "applied": count(), "head": count(), "snapshot": count(),
@@ -87,8 +87,9 @@ fn health_path() -> Value {
                             "last_contact_secs": {"type": "number", "minimum": 0},
                             "lag_secs": {"type": "number", "minimum": 0},
                             "diverged": {"type": ["string", "null"]},
+                            "writes_paused": {"type": ["string", "null"], "description": "Why writes are refused for now (503, Retry-After) while reads are served: the log looked shorter than what this replica applied; cleared when it holds every record again."},
                         },
-                        "required": ["applied", "head", "snapshot", "connected", "last_contact_secs", "lag_secs", "diverged"],
+                        "required": ["applied", "head", "snapshot", "connected", "last_contact_secs", "lag_secs", "diverged", "writes_paused"],
                         "additionalProperties": false,
                     },
                     "reload": {

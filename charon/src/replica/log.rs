@@ -317,22 +317,39 @@ impl Log {
             left.as_millis()
         );
         let key = self.key;
-        let begun = within(&mut guard, bound, move |writer| {
-            writer.client.batch_execute(&open)
-        })
-        .and_then(|()| {
-            within(&mut guard, left + Duration::from_secs(1), move |writer| {
-                writer
-                    .client
-                    .batch_execute(&format!("SELECT pg_advisory_xact_lock({key});"))
+        let start = |guard: &mut Option<Writer>| {
+            let open = open.clone();
+            within(guard, bound, move |writer| {
+                writer.client.batch_execute(&open)
             })
-        })
-        .and_then(|()| {
-            within(&mut guard, bound, move |writer| {
-                let read = writer.read.clone();
-                read_after(&mut writer.client, &read, applied)
+        };
+        let mut opened = start(&mut guard);
+        if matches!(opened, Err(Bounded::Failed(_)))
+            && guard.as_ref().is_some_and(|w| w.client.is_closed())
+        {
+            // The connection was lost since the last write (PostgreSQL restarted,
+            // or the network cut it), which the driver learns only when it sends:
+            // no transaction was open on it, so nothing of this write was made,
+            // and a new connection takes it.
+            tracing::info!(target: "charon::replica", "the log's connection was lost since the last write; connecting again");
+            *guard = None;
+            *guard = Some(Writer::connect(&self.config)?);
+            opened = start(&mut guard);
+        }
+        let begun = opened
+            .and_then(|()| {
+                within(&mut guard, left + Duration::from_secs(1), move |writer| {
+                    writer
+                        .client
+                        .batch_execute(&format!("SELECT pg_advisory_xact_lock({key});"))
+                })
             })
-        });
+            .and_then(|()| {
+                within(&mut guard, bound, move |writer| {
+                    let read = writer.read.clone();
+                    read_after(&mut writer.client, &read, applied)
+                })
+            });
         match begun {
             Ok(records) => Ok((
                 Write {

@@ -162,6 +162,12 @@ pub struct ReplicaStatus {
     /// Why this replica stopped serving, if it did: a record that did not apply
     /// here as it did where it was written.
     pub diverged: Option<String>,
+    /// Why writes are refused for now while the replica serves reads: the log
+    /// looked shorter than what it applied at the last look (just after
+    /// PostgreSQL comes back, a commit may not be visible yet). Cleared once the
+    /// log holds every record applied here; the replica stops (`diverged`) if it
+    /// stays short.
+    pub writes_paused: Option<String>,
 }
 
 /// The fingerprint of a knowledge base's bytes the log's base row holds (FNV-1a,
