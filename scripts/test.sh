@@ -34,9 +34,14 @@ trap 'scripts/postgres.sh stop "$CHARON_TEST_POSTGRES_DIR"' EXIT
 # from Debian's packages when missing).
 CHARON_SWIPL="$(scripts/swipl.sh)"
 export CHARON_SWIPL
-# Without SHELL, as a service manager or a CI runner starts processes: the engine's
-# shell/1,2 must find /bin/sh on its own (upstream's file-system cases use it).
-env -u SHELL cargo test --release --workspace
+# The engine checks that every retract/1, retractall/1 and clause/2 that finds its
+# clauses through the predicate's index finds every clause a scan would
+# (CHARON_ENGINE_CHECK_INDEX, vendor/scryer-prolog/CHARON.md item 21): the
+# differential tests' random sequences then test the index's answers, not only
+# the results. Without SHELL, as a service manager or a CI runner starts
+# processes: the engine's shell/1,2 must find /bin/sh on its own (upstream's
+# file-system cases use it).
+env -u SHELL CHARON_ENGINE_CHECK_INDEX=1 cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --exclude charon-scryer-prolog
 # Every crate packages with complete metadata (building each from its tarball would
 # compile scryer-prolog once more; scripts/outside-check.sh builds charon as a

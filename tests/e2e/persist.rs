@@ -246,7 +246,7 @@ fn five_hundred_concurrent_http_writes_are_all_there_after_a_restart() {
         health["persist"]["generation"], health["generation"],
         "{health}"
     );
-    drop(server); // SIGKILL: the writes are in the journal, applied at the next load
+    server.kill(); // SIGKILL: the writes are in the journal, applied at the next load
     let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
     assert_eq!(
         kb.call("count_books", &json!({})).expect("count"),
@@ -287,9 +287,7 @@ fn sigkill_during_a_write_loop_never_loses_an_answered_write_or_tears_the_file()
         seed ^= seed >> 7;
         seed ^= seed << 17;
         std::thread::sleep(std::time::Duration::from_millis(30 + seed % 250));
-        let mut server = server;
-        let _ = server.child.kill(); // SIGKILL
-        let _ = server.child.wait();
+        server.kill();
         writer.join().expect("writer");
         let (code, _, stderr) = run_charon(&["check", path.to_str().expect("utf-8")]);
         assert_eq!(code, 0, "round {round}: the file does not load: {stderr}");
@@ -916,7 +914,7 @@ fn a_fold_beside_the_writes_loses_none_of_them() {
         .matches("book(f")
         .count();
     assert!(folded >= 400, "only {folded} writes folded into the file");
-    drop(server); // SIGKILL
+    server.kill(); // SIGKILL
     let kb = KnowledgeBase::load_with(&path, persisting()).expect("loads");
     let ids = ids(&kb);
     for id in &acknowledged {
@@ -998,9 +996,7 @@ fn kill_9_during_a_fold_loses_no_acknowledged_write() {
                 std::thread::sleep(Duration::from_millis(5));
             }
             std::thread::sleep(Duration::from_millis(round * 120));
-            let mut server = server;
-            let _ = server.child.kill(); // SIGKILL
-            let _ = server.child.wait();
+            server.kill();
             stop.store(true, Ordering::Relaxed);
             writers
                 .into_iter()

@@ -423,7 +423,7 @@ fn random_writes_survive_sigkill() {
                 }
             }
             // SIGKILL: no checkpoint; the journal must hold every answered write.
-            drop(server);
+            server.kill();
         }
         check_restart(&path, &layout, &model, seed, "SIGKILL");
         let _ = std::fs::remove_dir_all(&dir);

@@ -292,7 +292,7 @@ fn a_watched_edit_with_persist_keeps_every_acknowledged_write() {
         book_ids(port),
         json!(["aop", "craft", "mine", "second", "sicp", "taocp1", "third"])
     );
-    drop(server); // SIGKILL
+    server.kill(); // SIGKILL
     let again = HttpServer::start(&kb, &["--persist"]);
     assert_eq!(
         book_ids(again.port),
@@ -368,7 +368,7 @@ fn writes_across_reloads_with_persist_are_acknowledged_or_told_to_come_again() {
     );
     expected.sort();
     assert_eq!(book_ids(port), json!(expected));
-    drop(server); // SIGKILL
+    server.kill(); // SIGKILL
     let again = HttpServer::start(&kb, &["--persist"]);
     assert_eq!(book_ids(again.port), json!(expected));
 }

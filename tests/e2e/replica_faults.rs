@@ -720,6 +720,13 @@ fn a_log_that_looks_short_after_a_reconnection_pauses_writes_until_it_is_whole()
     writes_paused(server.port, true, Duration::from_secs(10));
     let ready = unready_within(server.port, Duration::from_secs(25));
     assert!(ready.contains("the log lost records"), "{ready}");
+    let replica = replica_health(server.port);
+    assert!(replica["diverged"].is_string(), "{replica}");
+    assert_eq!(
+        replica["writes_paused"],
+        Value::Null,
+        "stopped, not paused: {replica}"
+    );
     let reply = bump(server.port);
     assert_eq!(reply.status, 503, "{}", reply.body);
     assert_eq!(reply.header("retry-after"), None, "not to be sent again");

@@ -416,6 +416,15 @@ impl HttpServer {
     }
 }
 
+impl HttpServer {
+    /// Kills it with SIGKILL, as a crash or an out-of-memory killer would: no
+    /// checkpoint, no clean-up, nothing of its own stop runs.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for HttpServer {
     /// Stops it as an operator would (SIGTERM, so that it removes its private
     /// files), and kills it if it has not exited within 10 s.

@@ -164,11 +164,14 @@ impl Engine {
     }
 
     /// Stops serving: a record did not apply here as it did where it was written.
+    /// Writes no longer wait for the log (`short`): they are refused, with the
+    /// reason the replica stopped.
     pub(super) fn diverge(&self, why: String) {
         if let Some(replica) = self.replica() {
             tracing::error!(target: "charon::replica", "this replica stops serving: {why}");
             let mut s = replica.status.lock().unwrap_or_else(|p| p.into_inner());
             s.diverged.get_or_insert(why);
+            s.short = None;
         }
     }
 

@@ -302,24 +302,28 @@ impl Log {
             *guard = None;
             *guard = Some(Writer::connect(&self.config)?);
         }
-        let left = deadline
-            .saturating_duration_since(Instant::now())
-            .max(Duration::from_millis(100));
+        // The time left of the call, read again at each step: a reconnection below
+        // takes some of it.
+        let left = || {
+            deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(100))
+        };
         // A server that answers nothing must not hold the call to its end: each
         // statement may take the configured bound at most, except the wait for the
         // log's lock, which another replica's write may hold for as long as its call
         // runs (bounded by the server's statement_timeout, and here by the call's
         // time left).
-        let bound = left.min(self.config.answer_within);
-        let open = format!(
-            "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = {0}; \
-             SET LOCAL idle_in_transaction_session_timeout = {0};",
-            left.as_millis()
-        );
+        let answer_within = self.config.answer_within;
         let key = self.key;
         let start = |guard: &mut Option<Writer>| {
-            let open = open.clone();
-            within(guard, bound, move |writer| {
+            let left = left();
+            let open = format!(
+                "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = {0}; \
+                 SET LOCAL idle_in_transaction_session_timeout = {0};",
+                left.as_millis()
+            );
+            within(guard, left.min(answer_within), move |writer| {
                 writer.client.batch_execute(&open)
             })
         };
@@ -338,14 +342,14 @@ impl Log {
         }
         let begun = opened
             .and_then(|()| {
-                within(&mut guard, left + Duration::from_secs(1), move |writer| {
+                within(&mut guard, left() + Duration::from_secs(1), move |writer| {
                     writer
                         .client
                         .batch_execute(&format!("SELECT pg_advisory_xact_lock({key});"))
                 })
             })
             .and_then(|()| {
-                within(&mut guard, bound, move |writer| {
+                within(&mut guard, left().min(answer_within), move |writer| {
                     let read = writer.read.clone();
                     read_after(&mut writer.client, &read, applied)
                 })
@@ -364,7 +368,7 @@ impl Log {
             )),
             Err(e) => {
                 if let Bounded::Failed(_) = e {
-                    roll_back(&mut guard, bound);
+                    roll_back(&mut guard, left().min(answer_within));
                 }
                 Err(bounded_failed("cannot lock the log for a write", &e))
             }

@@ -166,7 +166,7 @@ pub struct ReplicaStatus {
     /// looked shorter than what it applied at the last look (just after
     /// PostgreSQL comes back, a commit may not be visible yet). Cleared once the
     /// log holds every record applied here; the replica stops (`diverged`) if it
-    /// stays short.
+    /// stays short, and then this is cleared: writes are refused for good.
     pub writes_paused: Option<String>,
 }
 

@@ -1,5 +1,6 @@
 use crate::arena::*;
 use crate::atom_table::*;
+use crate::clause_deque::ClauseDeque;
 use crate::functor_macro::*;
 use crate::instructions::*;
 use crate::machine::disjuncts::VarData;
@@ -932,7 +933,7 @@ pub(crate) struct LocalPredicateSkeleton {
     pub(crate) is_discontiguous: bool,
     pub(crate) is_dynamic: bool,
     pub(crate) is_multifile: bool,
-    pub(crate) clause_clause_locs: VecDeque<usize>,
+    pub(crate) clause_clause_locs: ClauseDeque<usize>,
     pub(crate) clause_assert_margin: usize,
     pub(crate) retracted_dynamic_clauses: Option<Vec<ClauseIndexInfo>>, // always None if non-dynamic.
 }
@@ -944,7 +945,7 @@ impl LocalPredicateSkeleton {
             is_discontiguous: false,
             is_dynamic: false,
             is_multifile: false,
-            clause_clause_locs: VecDeque::new(),
+            clause_clause_locs: ClauseDeque::new(),
             clause_assert_margin: 0,
             retracted_dynamic_clauses: Some(vec![]),
         }
@@ -985,7 +986,7 @@ impl LocalPredicateSkeleton {
 #[derive(Clone, Debug)]
 pub(crate) struct PredicateSkeleton {
     pub(crate) core: LocalPredicateSkeleton,
-    pub(crate) clauses: VecDeque<ClauseIndexInfo>,
+    pub(crate) clauses: ClauseDeque<ClauseIndexInfo>,
 }
 
 impl PredicateSkeleton {
@@ -993,7 +994,7 @@ impl PredicateSkeleton {
     pub(crate) fn new() -> Self {
         PredicateSkeleton {
             core: LocalPredicateSkeleton::new(),
-            clauses: VecDeque::new(),
+            clauses: ClauseDeque::new(),
         }
     }
 
@@ -1012,17 +1013,18 @@ impl PredicateSkeleton {
         &mut self,
         clause_clause_loc: usize,
     ) -> Option<usize> {
-        let search_result = self.core.clause_clause_locs.make_contiguous()
-            [0..self.core.clause_assert_margin]
-            .binary_search_by(|loc| clause_clause_loc.cmp(loc));
+        // Charon: searched in place. 0.10.0 called `make_contiguous` first, which
+        // rotates the whole deque once a removal near its front has wrapped it: a
+        // move of every location on each retract of a large predicate.
+        let locs = &self.core.clause_clause_locs;
+        let margin = self.core.clause_assert_margin;
+        let i = locs.partition_point_in(0..margin, |loc| *loc > clause_clause_loc);
 
-        match search_result {
-            Ok(loc) => Some(loc),
-            Err(_) => self.core.clause_clause_locs.make_contiguous()
-                [self.core.clause_assert_margin..]
-                .binary_search_by(|loc| loc.cmp(&clause_clause_loc))
-                .map(|loc| loc + self.core.clause_assert_margin)
-                .ok(),
+        if i < margin && locs[i] == clause_clause_loc {
+            return Some(i);
         }
+
+        let i = locs.partition_point_in(margin..locs.len(), |loc| *loc < clause_clause_loc);
+        (i < locs.len() && locs[i] == clause_clause_loc).then_some(i)
     }
 }

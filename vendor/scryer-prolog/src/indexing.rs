@@ -1,4 +1,5 @@
 use crate::atom_table::*;
+use crate::clause_deque::ClauseDeque;
 use crate::parser::ast::*;
 
 use crate::forms::*;
@@ -12,6 +13,7 @@ use std::collections::VecDeque;
 use std::hash::Hash;
 use std::iter::once;
 use std::mem;
+use std::ops::Range;
 
 #[derive(Debug, Clone, Copy)]
 enum OptArgIndexKeyType {
@@ -35,23 +37,22 @@ impl OptArgIndexKey {
 
 #[inline]
 fn search_skeleton_for_first_key_type<'a>(
-    skeleton: &'a [ClauseIndexInfo],
+    (skeleton, range): (&'a ClauseDeque<ClauseIndexInfo>, &Range<usize>),
     retracted_dynamic_clauses: &'a Option<Vec<ClauseIndexInfo>>,
     key_type: OptArgIndexKeyType,
     append_or_prepend: AppendOrPrepend,
 ) -> Option<&'a OptArgIndexKey> {
-    if append_or_prepend.is_append() {
-        for clause_index_info in skeleton.iter().rev() {
-            if clause_index_info.opt_arg_index_key.has_key_type(key_type) {
-                return Some(&clause_index_info.opt_arg_index_key);
-            }
-        }
+    // (Charon: the clauses at the positions `range`: the skeleton is no longer
+    // one slice, see `crate::clause_deque`.)
+    let has_key_type = |&i: &usize| skeleton[i].opt_arg_index_key.has_key_type(key_type);
+    let found = if append_or_prepend.is_append() {
+        range.clone().rev().find(has_key_type)
     } else {
-        for clause_index_info in skeleton.iter() {
-            if clause_index_info.opt_arg_index_key.has_key_type(key_type) {
-                return Some(&clause_index_info.opt_arg_index_key);
-            }
-        }
+        range.clone().find(has_key_type)
+    };
+
+    if let Some(i) = found {
+        return Some(&skeleton[i].opt_arg_index_key);
     }
 
     if let Some(retracted_clauses) = retracted_dynamic_clauses {
@@ -66,7 +67,8 @@ fn search_skeleton_for_first_key_type<'a>(
 }
 
 struct IndexingCodeMergingPtr<'a> {
-    skeleton: &'a mut [ClauseIndexInfo],
+    /// The clauses of the run, at the positions `.1`.
+    skeleton: (&'a ClauseDeque<ClauseIndexInfo>, Range<usize>),
     retracted_dynamic_clauses: &'a Option<Vec<ClauseIndexInfo>>,
     indexing_code: &'a mut Vec<IndexingLine>,
     offset: usize,
@@ -77,7 +79,7 @@ struct IndexingCodeMergingPtr<'a> {
 impl<'a> IndexingCodeMergingPtr<'a> {
     #[inline]
     fn new(
-        skeleton: &'a mut [ClauseIndexInfo],
+        skeleton: (&'a ClauseDeque<ClauseIndexInfo>, Range<usize>),
         retracted_dynamic_clauses: &'a Option<Vec<ClauseIndexInfo>>,
         indexing_code: &'a mut Vec<IndexingLine>,
         append_or_prepend: AppendOrPrepend,
@@ -103,7 +105,7 @@ impl<'a> IndexingCodeMergingPtr<'a> {
 
     fn internalize_constant(&mut self, constant_ptr: IndexingCodePtr) {
         let constant_key = search_skeleton_for_first_key_type(
-            self.skeleton,
+            (self.skeleton.0, &self.skeleton.1),
             self.retracted_dynamic_clauses,
             OptArgIndexKeyType::Literal,
             self.append_or_prepend,
@@ -213,11 +215,17 @@ impl<'a> IndexingCodeMergingPtr<'a> {
             IndexingLine::IndexedChoice(ref mut indexed_choice_instrs)
                 if self.append_or_prepend.is_append() =>
             {
-                uncap_choice_seq_with_trust(indexed_choice_instrs.make_contiguous());
+                // (Charon: the last choice alone, not `make_contiguous`, which
+                // rotates the deque once a removal has wrapped it.)
+                if let Some(last) = indexed_choice_instrs.back_mut() {
+                    uncap_choice_seq_with_trust(std::slice::from_mut(last));
+                }
                 indexed_choice_instrs.push_back(IndexedChoiceInstruction::Trust(index));
             }
             IndexingLine::IndexedChoice(ref mut indexed_choice_instrs) => {
-                uncap_choice_seq_with_try(indexed_choice_instrs.make_contiguous());
+                if let Some(first) = indexed_choice_instrs.front_mut() {
+                    uncap_choice_seq_with_try(std::slice::from_mut(first));
+                }
                 indexed_choice_instrs.push_front(IndexedChoiceInstruction::Try(index));
             }
             IndexingLine::DynamicIndexedChoice(ref mut indexed_choice_instrs)
@@ -381,7 +389,7 @@ impl<'a> IndexingCodeMergingPtr<'a> {
 
     fn internalize_structure(&mut self, structure_ptr: IndexingCodePtr) {
         let structure_key = search_skeleton_for_first_key_type(
-            self.skeleton,
+            (self.skeleton.0, &self.skeleton.1),
             self.retracted_dynamic_clauses,
             OptArgIndexKeyType::Structure,
             self.append_or_prepend,
@@ -614,18 +622,21 @@ impl<'a> IndexingCodeMergingPtr<'a> {
 
 pub(crate) fn merge_clause_index(
     target_indexing_code: &mut Vec<IndexingLine>,
-    skeleton: &mut [ClauseIndexInfo], // the clause to be merged is the last element in the skeleton.
+    // the run's clauses, at the positions `range`; the clause to be merged is the
+    // last (appended) or the first (prepended) of them.
+    skeleton: &mut ClauseDeque<ClauseIndexInfo>,
+    range: Range<usize>,
     retracted_clauses: &Option<Vec<ClauseIndexInfo>>,
     new_clause_loc: usize, // the absolute location of the new clause in the code vector.
     append_or_prepend: AppendOrPrepend,
 ) {
     let opt_arg_index_key = match append_or_prepend {
-        AppendOrPrepend::Append => skeleton.last_mut().unwrap().opt_arg_index_key.take(),
-        AppendOrPrepend::Prepend => skeleton.first_mut().unwrap().opt_arg_index_key.take(),
+        AppendOrPrepend::Append => skeleton[range.end - 1].opt_arg_index_key.take(),
+        AppendOrPrepend::Prepend => skeleton[range.start].opt_arg_index_key.take(),
     };
 
     let mut merging_ptr = IndexingCodeMergingPtr::new(
-        skeleton,
+        (skeleton, range.clone()),
         retracted_clauses,
         target_indexing_code,
         append_or_prepend,
@@ -658,10 +669,10 @@ pub(crate) fn merge_clause_index(
 
     match append_or_prepend {
         AppendOrPrepend::Append => {
-            skeleton.last_mut().unwrap().opt_arg_index_key = opt_arg_index_key;
+            skeleton[range.end - 1].opt_arg_index_key = opt_arg_index_key;
         }
         AppendOrPrepend::Prepend => {
-            skeleton.first_mut().unwrap().opt_arg_index_key = opt_arg_index_key;
+            skeleton[range.start].opt_arg_index_key = opt_arg_index_key;
         }
     }
 }
@@ -1050,15 +1061,6 @@ pub(crate) fn remove_index(
 }
 
 #[inline]
-fn cap_choice_seq(prelude: &mut [IndexedChoiceInstruction]) {
-    if let Some(instr) = prelude.first_mut() {
-        *instr = IndexedChoiceInstruction::Try(instr.offset());
-    }
-
-    cap_choice_seq_with_trust(prelude);
-}
-
-#[inline]
 fn cap_choice_seq_with_trust(prelude: &mut [IndexedChoiceInstruction]) {
     if let Some(instr) = prelude.last_mut() {
         match instr {
@@ -1095,6 +1097,25 @@ fn uncap_choice_seq_with_try(prelude: &mut [IndexedChoiceInstruction]) {
             *instr = IndexedChoiceInstruction::Retry(*i);
         }
     }
+}
+
+/// Charon: where the choice at `offset` is in `code`, a run's choices in clause
+/// order. Clauses appended (loaded or asserted with assertz/1) have ever larger
+/// offsets, so a binary search finds it; where asserta/1 broke that order, the
+/// search's answer is not the choice, and every choice is looked at (as 0.10.0
+/// always did).
+fn position_of_offset<T>(
+    code: &VecDeque<T>,
+    offset: usize,
+    offset_of: impl Fn(&T) -> usize,
+) -> Option<usize> {
+    let i = code.partition_point(|line| offset_of(line) < offset);
+
+    if code.get(i).is_some_and(|line| offset_of(line) == offset) {
+        return Some(i);
+    }
+
+    code.iter().position(|line| offset_of(line) == offset)
 }
 
 pub(crate) fn constant_key_alternatives(constant: Literal) -> Option<Literal> {
@@ -1272,11 +1293,15 @@ impl Indexer for StaticCodeIndices {
         code: &mut VecDeque<IndexedChoiceInstruction>,
         offset: usize,
     ) {
-        for (index, line) in code.iter().enumerate() {
-            if offset == line.offset() {
-                code.remove(index);
-                cap_choice_seq(code.make_contiguous());
-                return;
+        if let Some(index) = position_of_offset(code, offset, |line| line.offset()) {
+            code.remove(index);
+            // (Charon: the first and the last choice, which is all that
+            // `cap_choice_seq` changes, without `make_contiguous`.)
+            if let Some(first) = code.front_mut() {
+                *first = IndexedChoiceInstruction::Try(first.offset());
+            }
+            if let Some(last) = code.back_mut() {
+                cap_choice_seq_with_trust(std::slice::from_mut(last));
             }
         }
     }
@@ -1383,11 +1408,8 @@ impl Indexer for DynamicCodeIndices {
 
     #[inline]
     fn remove_instruction_with_offset(code: &mut VecDeque<usize>, offset: usize) {
-        for (index, line) in code.iter().enumerate() {
-            if offset == *line {
-                code.remove(index);
-                return;
-            }
+        if let Some(index) = position_of_offset(code, offset, |line| *line) {
+            code.remove(index);
         }
     }
 

@@ -61,22 +61,25 @@ fn lower_bound_of_target_clause(skeleton: &mut PredicateSkeleton, target_pos: us
         // another argument, after an asserta/1) was taken to begin at clause 0, and
         // the next assertz/1 was threaded into the wrong run: a call then met the
         // clauses out of order.
-        let in_run = |clauses: &[ClauseIndexInfo], i: usize| {
+        // (Searched in place: `make_contiguous` would rotate the whole deque once a
+        // retract has wrapped it, on every assert.)
+        let clauses = &skeleton.clauses;
+        let in_run = |i: usize| {
             clauses
                 .get(i)
                 .is_some_and(|c| c.opt_arg_index_key.switch_on_term_loc() == Some(index_loc))
         };
         let margin = skeleton.core.clause_assert_margin;
-        let clauses = skeleton.clauses.make_contiguous();
-        let search_result = clauses[0..margin]
-            .partition_point(|clause_index_info| clause_index_info.clause_start > index_loc);
+        let search_result = clauses.partition_point_in(0..margin, |clause_index_info| {
+            clause_index_info.clause_start > index_loc
+        });
 
-        if search_result < margin && in_run(clauses, search_result) {
+        if search_result < margin && in_run(search_result) {
             search_result
         } else {
-            clauses[margin..]
-                .partition_point(|clause_index_info| clause_index_info.clause_start < index_loc)
-                + margin
+            clauses.partition_point_in(margin..clauses.len(), |clause_index_info| {
+                clause_index_info.clause_start < index_loc
+            })
         }
     } else {
         index
@@ -114,15 +117,18 @@ fn derelictize_try_me_else(
     }
 }
 
+/// (Charon: `index_range` is of positions from `base` on in `skeleton`, as it was
+/// of the slice `skeleton[base..]` in 0.10.0.)
 fn merge_indices(
     code: &mut Code,
     target_index_loc: usize,
     index_range: Range<usize>,
-    skeleton: &mut [ClauseIndexInfo],
+    skeleton: &mut crate::clause_deque::ClauseDeque<ClauseIndexInfo>,
+    base: usize,
     retracted_dynamic_clauses: &Option<Vec<ClauseIndexInfo>>,
     retraction_info: &mut RetractionInfo,
 ) {
-    for clause_index in index_range {
+    for clause_index in index_range.start + base..index_range.end + base {
         if let Some(index_loc) = skeleton[clause_index]
             .opt_arg_index_key
             .switch_on_term_loc()
@@ -138,7 +144,8 @@ fn merge_indices(
 
             merge_clause_index(
                 target_indexing_line,
-                &mut skeleton[0..clause_index + 1],
+                skeleton,
+                base..clause_index + 1,
                 retracted_dynamic_clauses,
                 clause_loc,
                 AppendOrPrepend::Append,
@@ -170,7 +177,7 @@ fn find_outer_choice_instr(code: &Code, mut index: usize) -> usize {
     }
 }
 
-fn find_inner_choice_instr(code: &Code, mut index: usize, index_loc: usize) -> usize {
+pub(crate) fn find_inner_choice_instr(code: &Code, mut index: usize, index_loc: usize) -> usize {
     loop {
         match &code[index] {
             Instruction::TryMeElse(o) | Instruction::RetryMeElse(o) => {
@@ -898,9 +905,12 @@ fn prepend_compiled_clause(
 
                 let target_indexing_line = code[index_loc].to_indexing_line_mut().unwrap();
 
+                let whole = 0..skeleton.clauses.len();
+
                 merge_clause_index(
                     target_indexing_line,
-                    skeleton.clauses.make_contiguous(),
+                    &mut skeleton.clauses,
+                    whole,
                     &skeleton.core.retracted_dynamic_clauses,
                     clause_loc + 2, // == skeleton.clauses[0].clause_start
                     AppendOrPrepend::Prepend,
@@ -1088,9 +1098,12 @@ fn append_compiled_clause(
 
             let target_indexing_line = code[index_loc].to_indexing_line_mut().unwrap();
 
+            let run = lower_bound..skeleton.clauses.len();
+
             merge_clause_index(
                 target_indexing_line,
-                &mut skeleton.clauses.make_contiguous()[lower_bound..],
+                &mut skeleton.clauses,
+                run,
                 &skeleton.core.retracted_dynamic_clauses,
                 clause_loc,
                 AppendOrPrepend::Append,
@@ -1291,7 +1304,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
         let mut code = cg.compile_predicate(clauses)?;
 
         if settings.is_extensible {
-            let mut clause_clause_locs = VecDeque::new();
+            let mut clause_clause_locs = crate::clause_deque::ClauseDeque::new();
 
             for clause_index_info in cg.skeleton.clauses.iter_mut() {
                 clause_index_info.clause_start += code_len;
@@ -1316,7 +1329,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                     skeleton
                         .core
                         .clause_clause_locs
-                        .extend(&clause_clause_locs.make_contiguous()[0..]);
+                        .extend(clause_clause_locs.iter());
 
                     self.payload.retraction_info.push_record(
                         RetractionRecord::SkeletonClauseTruncateBack(
@@ -1330,7 +1343,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                     cg.skeleton
                         .core
                         .clause_clause_locs
-                        .extend(&clause_clause_locs.make_contiguous()[0..]);
+                        .extend(clause_clause_locs.iter());
 
                     let mut skeleton = cg.skeleton;
                     skeleton.core.is_dynamic = settings.is_dynamic();
@@ -1380,7 +1393,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
         &mut self,
         compilation_target: &CompilationTarget,
         key: &PredicateKey,
-        mut clause_clause_locs: VecDeque<usize>,
+        mut clause_clause_locs: crate::clause_deque::ClauseDeque<usize>,
     ) {
         let listing_src_file_name = self.listing_src_file_name();
 
@@ -1404,7 +1417,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
 
                 skeleton
                     .clause_clause_locs
-                    .extend(&clause_clause_locs.make_contiguous()[0..]);
+                    .extend(clause_clause_locs.iter());
             }
             None => {
                 let mut skeleton = LocalPredicateSkeleton::new();
@@ -1895,7 +1908,8 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                             code,
                             later_indexing_loc,
                             0..target_pos - lower_bound,
-                            &mut skeleton.clauses.make_contiguous()[lower_bound..],
+                            &mut skeleton.clauses,
+                            lower_bound,
                             &skeleton.core.retracted_dynamic_clauses,
                             &mut self.payload.retraction_info,
                         );
@@ -1920,7 +1934,8 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                             code,
                             target_indexing_loc,
                             target_pos + 1 - lower_bound..skeleton.clauses.len() - lower_bound,
-                            &mut skeleton.clauses.make_contiguous()[lower_bound..],
+                            &mut skeleton.clauses,
+                            lower_bound,
                             &skeleton.core.retracted_dynamic_clauses,
                             &mut self.payload.retraction_info,
                         );
@@ -2114,11 +2129,21 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
         {
             Some(skeleton) if append_or_prepend.is_append() => {
                 let tail_num = skeleton.core.clause_clause_locs.len() - num_clause_predicates;
-                skeleton.core.clause_clause_locs.make_contiguous()[tail_num..].to_vec()
+                // (Charon: copied in place, not through `make_contiguous`, which
+                // rotates a wrapped deque: every location moved on each assert.)
+                skeleton
+                    .core
+                    .clause_clause_locs
+                    .range(tail_num..skeleton.core.clause_clause_locs.len())
+                    .copied()
+                    .collect()
             }
-            Some(skeleton) => skeleton.core.clause_clause_locs.make_contiguous()
-                [0..num_clause_predicates]
-                .to_vec(),
+            Some(skeleton) => skeleton
+                .core
+                .clause_clause_locs
+                .range(0..num_clause_predicates)
+                .copied()
+                .collect(),
             None => {
                 unreachable!()
             }

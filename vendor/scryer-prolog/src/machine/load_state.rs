@@ -350,7 +350,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
         &mut self,
         compilation_target: CompilationTarget,
         key: PredicateKey,
-        clause_locs: &VecDeque<usize>,
+        clause_locs: &crate::clause_deque::ClauseDeque<usize>,
     ) {
         let result_opt = self
             .wam_prelude
@@ -410,7 +410,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
     pub(super) fn retract_local_clause_clauses(
         &mut self,
         clause_clause_compilation_target: CompilationTarget,
-        clause_locs: &VecDeque<usize>,
+        clause_locs: &crate::clause_deque::ClauseDeque<usize>,
     ) {
         let key = (atom!("$clause"), 2);
         let listing_src_file_name = self.listing_src_file_name();

@@ -1484,7 +1484,50 @@ impl Machine {
         let mut arg_cache: Option<(usize, Option<Atomic>)> = None;
         let mut pairs = Vec::new();
 
-        for (i, clause) in skeleton.clauses.iter().enumerate() {
+        // Through the predicate's own index when it leads to them (a call's path):
+        // the scan below costs a look at every clause.
+        let indexed = head_args
+            .and_then(|s| indexed_clause_positions(&self.code, &self.machine_st, skeleton, s));
+
+        let scan = indexed.is_none();
+
+        if let Some(positions) = indexed {
+            if check_indexed_candidates() {
+                // The index may lead to more clauses than can match (an entry of a
+                // key whose clauses were retracted may lead to a later clause, as
+                // it does for a call: each clause is unified in full), never fewer.
+                let scanned = scanned_clause_positions(&self.machine_st, skeleton, head_args);
+                let missed: Vec<usize> = scanned
+                    .into_iter()
+                    .filter(|i| positions.binary_search(i).is_err())
+                    .collect();
+                assert!(
+                    missed.is_empty(),
+                    "the index's candidates of {key:?} miss clauses {missed:?} of {}: {:?}",
+                    skeleton.clauses.len(),
+                    missed
+                        .iter()
+                        .map(|&i| skeleton.clauses[i].opt_arg_index_key)
+                        .collect::<Vec<_>>()
+                );
+            }
+
+            for i in positions {
+                let Some(p) = code_of(i) else {
+                    self.machine_st.fail = true;
+                    return Ok(());
+                };
+
+                pairs.push((skeleton.core.clause_clause_locs[i], p));
+            }
+        }
+
+        for (i, clause) in skeleton
+            .clauses
+            .iter()
+            .enumerate()
+            .take(if scan { count } else { 0 })
+        {
             let arg = clause.opt_arg_index_key.arg_num();
             let excluded = arg > 0 && {
                 if arg_cache.as_ref().is_none_or(|(a, _)| *a != arg) {
@@ -9687,6 +9730,208 @@ fn rng() -> &'static dyn SecureRandom {
     }
 
     RANDOM.deref()
+}
+
+/// Charon: the positions in `skeleton` (a dynamic predicate's), in clause order,
+/// of the clauses that a call whose head's arguments start at heap cell `s` would
+/// try through the predicate's first-level index, when the indexed argument is
+/// an atom or a small integer and the predicate's clauses are one indexed run (as
+/// facts loaded or asserted with keys of one kind are); `None` otherwise, and for
+/// any layout of the index not read here (the caller then looks at every clause).
+///
+/// The index of a dynamic predicate keeps the clauses retracted from it (calls
+/// skip them by their death); these are left out, since they are no longer in the
+/// skeleton. A clause's place in the index is its `DynamicInternalElse`: the
+/// skeleton's `clause_start`, or for the run's first clause the instruction
+/// `find_inner_choice_instr` reaches from it.
+fn indexed_clause_positions(
+    code: &Code,
+    machine_st: &MachineState,
+    skeleton: &PredicateSkeleton,
+    s: usize,
+) -> Option<Vec<usize>> {
+    use crate::machine::compile::find_inner_choice_instr;
+
+    if !skeleton.core.is_dynamic {
+        return None;
+    }
+
+    let first = skeleton.clauses.front()?;
+    let loc = first.opt_arg_index_key.switch_on_term_loc()?;
+
+    if skeleton
+        .clauses
+        .back()?
+        .opt_arg_index_key
+        .switch_on_term_loc()
+        != Some(loc)
+    {
+        return None;
+    }
+
+    let arg = first.opt_arg_index_key.arg_num();
+    let value = machine_st.store(machine_st.deref(machine_st.heap[s + arg]));
+
+    let constant = read_heap_cell!(value,
+        (HeapCellValueTag::Atom, (_name, arity)) => {
+            arity == 0
+        }
+        (HeapCellValueTag::Fixnum) => {
+            true
+        }
+        _ => {
+            false
+        }
+    );
+
+    if !constant {
+        return None;
+    }
+
+    let Instruction::IndexingCode(ref indexing_code) = &code[loc] else {
+        return None;
+    };
+
+    let mut ptr = match &indexing_code[0] {
+        &IndexingLine::Indexing(IndexingInstruction::SwitchOnTerm(a, _, c, _, _)) if a == arg => c,
+        _ => return None,
+    };
+
+    let is_internal_else = |p: usize| matches!(code[p], Instruction::DynamicInternalElse(..));
+
+    // The `DynamicInternalElse` of every clause the index leads the call to.
+    let mut targets = Vec::new();
+    let mut line = 0;
+
+    loop {
+        match ptr {
+            IndexingCodePtr::Fail => break,
+            IndexingCodePtr::External(o) | IndexingCodePtr::DynamicExternal(o) => {
+                // (As the call's dispatch reads it: at the clause's
+                // `DynamicInternalElse`, or just after it.)
+                if is_internal_else(loc + o) {
+                    targets.push(loc + o);
+                } else if o > 0 && is_internal_else(loc + o - 1) {
+                    targets.push(loc + o - 1);
+                } else {
+                    return None;
+                }
+                break;
+            }
+            IndexingCodePtr::Internal(o) => {
+                line += o;
+
+                match indexing_code.get(line)? {
+                    IndexingLine::Indexing(IndexingInstruction::SwitchOnConstant(hm)) => {
+                        ptr = hm.get(&value).copied().unwrap_or(IndexingCodePtr::Fail);
+                    }
+                    IndexingLine::DynamicIndexedChoice(offsets) => {
+                        for &o in offsets {
+                            targets.push((loc + o).checked_sub(1)?);
+                        }
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    let clauses = &skeleton.clauses;
+    let margin = skeleton.core.clause_assert_margin;
+    let inner_first = find_inner_choice_instr(code, first.clause_start, loc);
+    let mut positions = Vec::with_capacity(targets.len());
+
+    for d in targets {
+        let retracted = matches!(
+            code[d],
+            Instruction::DynamicInternalElse(_, Death::Finite(_), _)
+        );
+        let i = clauses.partition_point_in(0..margin, |c| c.clause_start > d);
+        let j = clauses.partition_point_in(margin..clauses.len(), |c| c.clause_start < d);
+
+        if i < margin && clauses[i].clause_start == d {
+            positions.push(i);
+        } else if j < clauses.len() && clauses[j].clause_start == d {
+            positions.push(j);
+        } else if retracted {
+            // No longer in the skeleton; calls skip it by its death. (The run's
+            // first instruction may still lead to it: see `inner_first`.)
+        } else if d == inner_first {
+            positions.push(0);
+        } else {
+            return None;
+        }
+    }
+
+    positions.sort_unstable();
+    positions.dedup();
+    Some(positions)
+}
+
+/// Charon: whether `'$clause_candidates'/3` checks its indexed answer against a
+/// scan of every clause (`CHARON_ENGINE_CHECK_INDEX=1`, read once; the
+/// differential tests set it), and panics where they differ.
+fn check_indexed_candidates() -> bool {
+    static CHECK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHECK.get_or_init(|| std::env::var_os("CHARON_ENGINE_CHECK_INDEX").is_some_and(|v| v == "1"))
+}
+
+/// Charon: the positions of the clauses that can match a head whose arguments
+/// start at `head_args` by their index keys (the scan of
+/// `Machine::clause_candidates`, without the float and big-number keys it keeps),
+/// which [`check_indexed_candidates`] checks the index's answer covers.
+fn scanned_clause_positions(
+    machine_st: &MachineState,
+    skeleton: &PredicateSkeleton,
+    head_args: Option<usize>,
+) -> Vec<usize> {
+    #[derive(PartialEq)]
+    enum Atomic {
+        Atom(Atom),
+        Fixnum(i64),
+    }
+
+    let atomic_arg = |arg: usize| -> Option<Atomic> {
+        let value = machine_st.store(machine_st.deref(machine_st.heap[head_args? + arg]));
+        read_heap_cell!(value,
+            (HeapCellValueTag::Atom, (name, arity)) => {
+                (arity == 0).then_some(Atomic::Atom(name))
+            }
+            (HeapCellValueTag::Fixnum, n) => {
+                Some(Atomic::Fixnum(n.get_num()))
+            }
+            _ => {
+                None
+            }
+        )
+    };
+
+    (0..skeleton.clauses.len())
+        .filter(|&i| {
+            let key = &skeleton.clauses[i].opt_arg_index_key;
+            let arg = key.arg_num();
+            let Some(value) = (arg > 0).then(|| atomic_arg(arg)).flatten() else {
+                return true;
+            };
+            match key {
+                OptArgIndexKey::Literal(_, _, Literal::Atom(a), _) => value == Atomic::Atom(*a),
+                OptArgIndexKey::Literal(_, _, Literal::Fixnum(n), _) => {
+                    value == Atomic::Fixnum(n.get_num())
+                }
+                OptArgIndexKey::Structure(_, _, _, arity) => *arity == 0,
+                // A float, or a big number: it is filed under its small integer
+                // (`Some(Fixnum)`) if it is one, and matches nothing else here.
+                OptArgIndexKey::Literal(_, _, _, Some(Literal::Fixnum(n))) => {
+                    value == Atomic::Fixnum(n.get_num())
+                }
+                OptArgIndexKey::Literal(..) => false,
+                // A list (a cons: `[]` is an atom) matches no atom or integer.
+                OptArgIndexKey::List(..) => false,
+                _ => true,
+            }
+        })
+        .collect()
 }
 
 struct MyKey<T: core::fmt::Debug + PartialEq>(T);
