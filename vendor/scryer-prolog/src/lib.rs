@@ -18,7 +18,8 @@ pub(crate) mod parser;
 pub(crate) mod functor_macro;
 mod allocator;
 mod arithmetic;
-mod clause_deque;
+#[doc(hidden)]
+pub mod clause_deque;
 pub(crate) mod codegen;
 mod debray_allocator;
 #[cfg(feature = "ffi")]

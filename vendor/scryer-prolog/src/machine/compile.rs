@@ -1051,6 +1051,17 @@ fn prepend_compiled_clause(
     }
 }
 
+/// Charon: room in `code` for `n` more instructions. Once full, the code grows by
+/// half its length, where `Vec` would double it: loading a million dynamic facts
+/// (two clauses each, with `'$clause'/2`'s) grew it from 768 MB to 1.5 GB in one
+/// allocation while the old one was still held, and the worker's address space
+/// peaked within a few MB of Charon's default limit of 4 GiB (`--max-memory-mb`).
+pub(crate) fn reserve_code(code: &mut Code, n: usize) {
+    if code.capacity() - code.len() < n {
+        code.reserve_exact(n.max(code.len() / 2));
+    }
+}
+
 fn append_compiled_clause(
     code: &mut Code,
     mut clause_code: Code,
@@ -1058,6 +1069,8 @@ fn append_compiled_clause(
     retraction_info: &mut RetractionInfo,
     global_clock_tick: usize,
 ) -> Option<IndexPtr> {
+    // (A few instructions beyond the clause's: the choice instructions below.)
+    reserve_code(code, clause_code.len() + 8);
     let clause_loc = code.len();
     let target_pos = skeleton.clauses.len() - 1;
     let lower_bound = lower_bound_of_target_clause(skeleton, target_pos);
@@ -1385,6 +1398,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
             index_ptr,
         );
 
+        reserve_code(self.wam_prelude.code, code.len());
         self.wam_prelude.code.extend(code);
         Ok(code_idx)
     }
@@ -2422,6 +2436,7 @@ impl Machine {
         };
 
         let StandaloneCompileResult { clause_code, .. } = compile()?;
+        reserve_code(&mut self.code, clause_code.len());
         self.code.extend(clause_code);
 
         Ok(())

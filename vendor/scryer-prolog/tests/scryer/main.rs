@@ -69,3 +69,4 @@ fn cli_tests() {
         cases.case("tests/scryer/cli/unix/*.md");
     }
 }
+mod clause_deque;
