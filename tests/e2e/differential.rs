@@ -1044,6 +1044,10 @@ const REPROS: &[(&str, &str)] = &[
     ("unindexed_after_retract", "[0,1]"),
     ("run_after_asserta", "[1,1,0]"),
     ("big_key", "[1,3]"),
+    (
+        "clause_of_facts",
+        r#"["a","b","c","shared","nobody","h","a","b","c","none","loaded","ok"]"#,
+    ),
 ];
 
 /// The tag idioms as four calls, then the tags: SWI-Prolog's answers.

@@ -164,3 +164,38 @@ big_key(L) :-
     assertz(mk(100000000000000000000, 3)),
     K is 10^20,
     findall(V, mk(K, V), L).
+
+/*  A dynamic fact's clause/2 entry runs the fact's own code (engine item 22). */
+
+:- dynamic(cf/3).
+:- dynamic(cl/2).
+
+cl(k1, "one").
+cl(k2, f(Y, Y)).
+cl(k3, 3).
+
+%! clause_of_facts(-L:list(atom)) is det.
+%
+%  clause/2 and retract/1 on facts asserted (with strings, shared variables,
+%  nested terms) and loaded: the heads clause/2 finds, in order; the shared
+%  variable kept; a body other than true refused; the heads retracted while
+%  clause/2 lists them, none left after; the loaded facts as written. SWI-Prolog:
+%  [a,b,c,shared,nobody,h,a,b,c,none,loaded,ok].
+clause_of_facts(L) :-
+    retractall(cf(_, _, _)),
+    assertz(cf(a, "ab", g(1, X, X))), assertz(cf(b, [1,2], _)), assertz(cf(c, x, h)),
+    findall(K, clause(cf(K, _, _), true), Heads),
+    ( clause(cf(a, S, g(1, Y, Z)), B), S == "ab", Y == Z, B == true -> Shared = shared ; Shared = lost ),
+    ( clause(cf(_, _, _), foo) -> Body = body ; Body = nobody ),
+    ( clause(cf(c, x, H), true), H == h -> Third = h ; Third = noh ),
+    findall(K, (clause(cf(K, _, _), true), retract(cf(K, _, _))), Retracted),
+    ( clause(cf(_, _, _), _) -> Left = some ; Left = none ),
+    (   clause(cl(k2, f(P, Q)), true), P == Q,
+        clause(cl(k1, "one"), true),
+        \+ clause(cl(k3, 4), _)
+    ->  Loaded = loaded
+    ;   Loaded = changed
+    ),
+    ( retract((cf(_, _, _) :- true)) -> Again = left ; Again = ok ),
+    append(Heads, [Shared, Body, Third|Retracted], L0),
+    append(L0, [Left, Loaded, Again], L).

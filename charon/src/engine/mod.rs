@@ -392,17 +392,32 @@ impl Engine {
                 .display()
                 .to_string(),
         };
-        match worker.request(&request, Duration::from_secs(120)) {
+        let limit = Duration::from_secs(120);
+        match worker.request(&request, limit) {
             Ok(Response::Analysis { items }) => {
                 tracing::debug!(target: "charon::engine", items = items.len(), elapsed_ms = started.elapsed().as_millis() as u64, "knowledge base read for the analysis");
                 Ok(items)
             }
             Ok(other) => Err(EngineError::Spawn(format!("unexpected answer {other:?}"))),
-            Err(Failure::Timeout) => Err(EngineError::TimeLimit(Duration::from_secs(120))),
-            Err(Failure::Died(m)) => Err(EngineError::Crashed(m)),
-            Err(Failure::OutOfMemory) => {
-                Err(EngineError::MemoryLimit(self.inner.config.limits.memory))
-            }
+            Err(f) => Err(self.aside_failure(f, limit)),
+        }
+    }
+
+    /// A worker of its own for read-only questions about the knowledge base as
+    /// loaded (see [`Aside`]), forked on the first question.
+    pub(crate) fn aside(&self) -> Aside<'_> {
+        Aside {
+            engine: self,
+            worker: None,
+        }
+    }
+
+    /// The error of a worker set aside (not serving) that failed.
+    fn aside_failure(&self, failure: Failure, limit: Duration) -> EngineError {
+        match failure {
+            Failure::Timeout => EngineError::TimeLimit(limit),
+            Failure::Died(m) => EngineError::Crashed(m),
+            Failure::OutOfMemory => EngineError::MemoryLimit(self.inner.config.limits.memory),
         }
     }
 
@@ -773,6 +788,38 @@ pub(super) fn analysis_text(src: &str) -> Option<String> {
         out.push_str(&src[copied..]);
         out
     })
+}
+
+/// Read-only questions asked on a worker of its own, which goes when this is
+/// dropped: what they take (the heap of a copy of every clause they read, say)
+/// stays with no serving worker. See [`Engine::aside`].
+pub(crate) struct Aside<'e> {
+    engine: &'e Engine,
+    worker: Option<Worker>,
+}
+
+impl Aside<'_> {
+    /// Runs `query` (text ending in `.`, as for [`Engine::run`]) with `limit`.
+    pub(crate) fn ask(&mut self, query: String, limit: Duration) -> Result<Outcome, EngineError> {
+        let worker = match &mut self.worker {
+            Some(worker) => worker,
+            none => none.insert(self.engine.fork_worker()?),
+        };
+        let request = Request::Run {
+            query,
+            spin_us: 0,
+            changes: false,
+            id: 0,
+        };
+        match worker.request(&request, limit) {
+            Ok(Response::Ran { result, .. }) => Ok(Outcome::read(result.as_deref())),
+            Ok(other) => Err(EngineError::Crashed(format!("unexpected answer {other:?}"))),
+            Err(f) => {
+                self.worker = None;
+                Err(self.engine.aside_failure(f, limit))
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -292,6 +292,8 @@ fn cache_plan(
     modules.extend([found.main_module.clone(), "user".to_string()]);
     modules.sort();
     modules.dedup();
+    // On a worker set aside: each question copies the clauses it reads.
+    let aside = std::cell::RefCell::new(engine.aside());
     let loose = |d: &crate::cache::Dependency, j: usize| -> bool {
         let crate::cache::Dependency::Predicate(name, arity) = d else {
             return true;
@@ -306,13 +308,13 @@ fn cache_plan(
             crate::term::write_atom(&mut query, m);
         }
         query.push_str("]),0,R).");
-        let deadline = std::time::Instant::now() + engine.config().load_timeout;
         !matches!(
-            engine.run(query, Access::Read, deadline).map(|r| r.outcome),
+            aside.borrow_mut().ask(query, engine.config().load_timeout),
             Ok(crate::engine::Outcome::Failed)
         )
     };
     let freshness = Arc::new(Freshness::new(&reads, &scopes, &loose));
+    drop(aside);
     engine.set_freshness(Arc::clone(&freshness));
     CachePlan {
         reads,

@@ -1215,6 +1215,96 @@ fn append_compiled_clause(
     })
 }
 
+/// Charon (CHARON.md item 22): the functor of a dynamic clause whose `'$clause'/2`
+/// entry can run the clause's own code, a fact (`Body` is `true`) whose head is a
+/// compound other than a list cell.
+fn compact_fact_functor(head: &Term, body: &Term) -> Option<PredicateKey> {
+    match (head, body) {
+        (Term::Clause(_, name, args), Term::Literal(_, Literal::Atom(atom!("true"))))
+            if !args.is_empty() && !(*name == atom!(".") && args.len() == 2) =>
+        {
+            Some((*name, args.len()))
+        }
+        _ => None,
+    }
+}
+
+/// Whether an instruction belongs to the head code of a fact: what a fact's
+/// clause compiles to before its `proceed`.
+fn is_fact_head_instr(instr: &Instruction) -> bool {
+    matches!(
+        instr,
+        Instruction::GetConstant(..)
+            | Instruction::GetList(..)
+            | Instruction::GetPartialString(..)
+            | Instruction::GetStructure(..)
+            | Instruction::GetValue(..)
+            | Instruction::GetVariable(..)
+            | Instruction::UnifyConstant(..)
+            | Instruction::UnifyLocalValue(..)
+            | Instruction::UnifyVariable(..)
+            | Instruction::UnifyValue(..)
+            | Instruction::UnifyVoid(..)
+    )
+}
+
+/// The location of a dynamic fact's head code: the instruction after the clause's
+/// own choice instruction at `clause_start`, when the code from there is head
+/// instructions up to a `proceed`. Other layouts keep a `'$clause'/2` copy.
+fn fact_head_code_at(code: &Code, clause_start: usize) -> Option<usize> {
+    match code.get(clause_start)? {
+        Instruction::DynamicElse(..) | Instruction::DynamicInternalElse(..) => {}
+        _ => return None,
+    }
+
+    let head = clause_start + 1;
+
+    for instr in code.get(head..)? {
+        match instr {
+            // (An asserted fact is compiled as `Head :- true`.)
+            Instruction::Proceed | Instruction::ExecuteNamed(0, atom!("true"), _) => {
+                return Some(head);
+            }
+            instr if is_fact_head_instr(instr) => {}
+            _ => return None,
+        }
+    }
+
+    None
+}
+
+/// Replaces the body of the `'$clause'(Name(...), true)` entry just compiled at
+/// the end of `code` (from `entry_loc`) with one `ClauseOfFact` instruction that
+/// runs the fact's head code at `head_loc`. The entry's choice instruction and its
+/// index stay as compiled. An entry not laid out as expected is left whole.
+fn compact_clause_entry(
+    code: &mut Code,
+    entry_loc: usize,
+    name: Atom,
+    arity: usize,
+    head_loc: usize,
+) {
+    // The body is the entry's first head instruction: the choice and indexing
+    // instructions come before it.
+    let Some(body) = (entry_loc..code.len()).find(|&p| is_fact_head_instr(&code[p])) else {
+        return;
+    };
+
+    if !matches!(
+        code[body],
+        Instruction::GetStructure(_, n, a, RegType::Temp(1)) if n == name && a == arity
+    ) {
+        return;
+    }
+
+    let (last, head) = code[body..].split_last().unwrap();
+
+    if matches!(last, Instruction::Proceed) && head.iter().all(is_fact_head_instr) {
+        code[body] = Instruction::ClauseOfFact(name, arity, head_loc);
+        code.truncate(body + 1);
+    }
+}
+
 #[inline]
 fn mergeable_indexed_subsequences(
     lower_bound: usize,
@@ -2114,8 +2204,35 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
         clause_clauses: ClauseIter,
         append_or_prepend: AppendOrPrepend,
     ) -> Result<(), SessionError> {
-        let clause_predicates = clause_clauses
-            .map(|(head, body)| Term::Clause(Cell::default(), atom!("$clause"), vec![head, body]));
+        let clause_clauses: Vec<(Term, Term)> = clause_clauses.collect();
+
+        // Charon (CHARON.md item 22): the head code of each appended fact, which its
+        // `'$clause'/2` entry runs instead of a copy of its own.
+        let fact_head_code: Vec<Option<usize>> = match self
+            .wam_prelude
+            .indices
+            .get_predicate_skeleton(&compilation_target, &key)
+        {
+            Some(skeleton)
+                if append_or_prepend.is_append()
+                    && skeleton.clauses.len() >= clause_clauses.len() =>
+            {
+                let first = skeleton.clauses.len() - clause_clauses.len();
+
+                clause_clauses
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (head, body))| {
+                        compact_fact_functor(head, body)?;
+                        fact_head_code_at(
+                            self.wam_prelude.code,
+                            skeleton.clauses[first + k].clause_start,
+                        )
+                    })
+                    .collect()
+            }
+            _ => vec![None; clause_clauses.len()],
+        };
 
         let clause_clause_compilation_target = match compilation_target {
             CompilationTarget::User => CompilationTarget::Module(atom!("builtins")),
@@ -2124,7 +2241,12 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
 
         let mut num_clause_predicates = 0;
 
-        for clause_term in clause_predicates {
+        for ((head, body), head_code) in clause_clauses.into_iter().zip(fact_head_code) {
+            let functor =
+                head_code.and_then(|loc| Some((compact_fact_functor(&head, &body)?, loc)));
+            let entry_loc = self.wam_prelude.code.len();
+            let clause_term = Term::Clause(Cell::default(), atom!("$clause"), vec![head, body]);
+
             self.incremental_compile_clause(
                 (atom!("$clause"), 2),
                 clause_term,
@@ -2132,6 +2254,10 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                 false, // non_counted_bt is false.
                 append_or_prepend,
             )?;
+
+            if let Some(((name, arity), loc)) = functor {
+                compact_clause_entry(self.wam_prelude.code, entry_loc, name, arity, loc);
+            }
 
             num_clause_predicates += 1;
         }

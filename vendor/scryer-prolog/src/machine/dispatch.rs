@@ -2741,6 +2741,65 @@ impl Machine {
                     &Instruction::Proceed => {
                         self.machine_st.p = self.machine_st.cp;
                     }
+                    &Instruction::ClauseOfFact(name, arity, loc) => {
+                        // Charon (CHARON.md item 22): a dynamic fact's `'$clause'/2`
+                        // entry runs the fact's own head code: B is `true`, and Head's
+                        // arguments go to A1..An as a call of the fact would pass them.
+                        unify!(
+                            self.machine_st,
+                            self.machine_st.registers[2],
+                            atom_as_cell!(atom!("true"))
+                        );
+
+                        if self.machine_st.fail {
+                            self.machine_st.backtrack();
+                            continue;
+                        }
+
+                        let store_v = self
+                            .machine_st
+                            .store(self.machine_st.deref(self.machine_st.registers[1]));
+
+                        let args_loc = read_heap_cell!(store_v,
+                            (HeapCellValueTag::Str, a) => {
+                                read_heap_cell!(self.machine_st.heap[a],
+                                    (HeapCellValueTag::Atom, (head_name, head_arity)) => {
+                                        (head_name == name && head_arity == arity).then_some(a + 1)
+                                    }
+                                    _ => {
+                                        None
+                                    }
+                                )
+                            }
+                            (HeapCellValueTag::AttrVar | HeapCellValueTag::Var | HeapCellValueTag::StackVar) => {
+                                let h = self.machine_st.heap.cell_len();
+
+                                push_cell!(self.machine_st, str_loc_as_cell!(h + 1));
+                                push_cell!(self.machine_st, atom_as_cell!(name, arity));
+
+                                for i in h + 2..h + 2 + arity {
+                                    push_cell!(self.machine_st, heap_loc_as_cell!(i));
+                                }
+
+                                self.machine_st.bind(store_v.as_var().unwrap(), heap_loc_as_cell!(h));
+                                Some(h + 2)
+                            }
+                            _ => {
+                                None
+                            }
+                        );
+
+                        let Some(args_loc) = args_loc else {
+                            self.machine_st.backtrack();
+                            continue;
+                        };
+
+                        for i in 0..arity {
+                            self.machine_st.registers[i + 1] = heap_loc_as_cell!(args_loc + i);
+                        }
+
+                        self.machine_st.p = loc;
+                    }
                     &Instruction::GetConstant(_, c, reg) => {
                         unify!(self.machine_st, self.machine_st[reg], c);
                         step_or_fail!(self, self.machine_st.p += 1);
