@@ -1048,6 +1048,10 @@ const REPROS: &[(&str, &str)] = &[
         "clause_of_facts",
         r#"["a","b","c","shared","nobody","h","a","b","c","none","loaded","ok"]"#,
     ),
+    (
+        "strings_in_heads",
+        r#"["a","b","a","c","d","x","y","y","héllo wörld","a","none"]"#,
+    ),
 ];
 
 /// The tag idioms as four calls, then the tags: SWI-Prolog's answers.

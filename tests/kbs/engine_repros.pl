@@ -199,3 +199,33 @@ clause_of_facts(L) :-
     ( retract((cf(_, _, _) :- true)) -> Again = left ; Again = ok ),
     append(Heads, [Shared, Body, Third|Retracted], L0),
     append(L0, [Left, Loaded, Again], L).
+
+/*  A complete string in a head is one instruction (engine item 23). As scryer
+    reads them: lists of characters. */
+
+:- set_prolog_flag(double_quotes, chars).
+
+:- dynamic(sv/2).
+
+sv(a, "hello").
+sv(b, "").
+sv(c, "héllo wörld").
+sv(d, [h|T]) :- T = "ey".
+st(x, "abc").
+st(y, "abd").
+
+%! strings_in_heads(-L:list(atom)) is det.
+%
+%  Lookups of facts whose arguments are strings: by the whole string, by the
+%  empty one, by a list pattern, by a string bound in the call, by a prefix
+%  (which must not match). SWI-Prolog: [a,b,a,c,d,x,y,y,'héllo wörld',a,none].
+strings_in_heads(L) :-
+    findall(K, sv(K, "hello"), L1),
+    findall(K, sv(K, ""), L2),
+    findall(K, sv(K, [_|_]), L3),
+    findall(K, st(K, [a,b,_]), L4),
+    findall(K, st(K, "abd"), L5),
+    ( sv(c, S), atom_chars(A, S) -> L6 = [A] ; L6 = [] ),
+    findall(K, (sv(K, X), X == "hello"), L7),
+    ( st(x, "ab") -> L8 = [prefix] ; L8 = [none] ),
+    append([L1, L2, L3, L4, L5, L6, L7, L8], L).

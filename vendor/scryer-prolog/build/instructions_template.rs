@@ -667,6 +667,10 @@ enum InstructionTemplate {
     GetList(Level, RegType),
     #[strum_discriminants(strum(props(Arity = "4", Name = "get_partial_string")))]
     GetPartialString(Level, Rc<String>, RegType),
+    // Charon: a complete string (its tail `[]`) in a head, where 0.10.0 had a
+    // partial string and a `unify_constant([])`.
+    #[strum_discriminants(strum(props(Arity = "3", Name = "get_complete_string")))]
+    GetCompleteString(Level, Rc<String>, RegType),
     #[strum_discriminants(strum(props(Arity = "3", Name = "get_structure")))]
     GetStructure(Level, Atom, usize, RegType),
     #[strum_discriminants(strum(props(Arity = "2", Name = "get_variable")))]
@@ -1186,6 +1190,7 @@ fn generate_instruction_preface() -> TokenStream {
                     Instruction::GetConstant(_, _, r) => vec![r],
                     Instruction::GetList(_, r) => vec![r],
                     Instruction::GetPartialString(_, _, r) => vec![r],
+                    Instruction::GetCompleteString(_, _, r) => vec![r],
                     Instruction::GetStructure(_, _, _, r) => vec![r],
                     Instruction::GetVariable(r, t) => vec![r, temp_v!(t)],
                     Instruction::GetValue(r, t) => vec![r, temp_v!(t)],
@@ -1230,6 +1235,7 @@ fn generate_instruction_preface() -> TokenStream {
                     Instruction::GetConstant(..) |
                     Instruction::GetList(..) |
                     Instruction::GetPartialString(..) |
+                    Instruction::GetCompleteString(..) |
                     Instruction::GetStructure(..) |
                     Instruction::GetValue(..) |
                     Instruction::UnifyConstant(..) |
@@ -2260,6 +2266,14 @@ fn generate_instruction_preface() -> TokenStream {
                         functor!(atom!("get_partial_string"), [functor(lvl_stub),
                                                                string((s.to_string())),
                                                                functor(rt_stub)])
+                    }
+                    &Instruction::GetCompleteString(lvl, ref s, r) => {
+                        let lvl_stub = lvl.into_functor();
+                        let rt_stub = reg_type_into_functor(r);
+
+                        functor!(atom!("get_complete_string"), [functor(lvl_stub),
+                                                                string((s.to_string())),
+                                                                functor(rt_stub)])
                     }
                     &Instruction::GetStructure(lvl, name, arity, r) => {
                         let lvl_stub = lvl.into_functor();

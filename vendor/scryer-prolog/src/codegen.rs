@@ -507,8 +507,7 @@ impl CodeGenerator {
                     self.marker
                         .mark_non_var::<Target>(lvl, context, cell, &mut target);
 
-                    target.push_back(Target::to_pstr(lvl, string.clone(), cell.get()));
-                    target.push_back(Target::constant_subterm(Literal::Atom(atom!("[]"))));
+                    Target::push_cstr(&mut target, lvl, string.clone(), cell.get());
                 }
                 TermRef::Var(lvl @ Level::Shallow, cell, var) => {
                     self.marker.mark_var::<Target>(

@@ -25,6 +25,13 @@ pub(crate) trait CompilationTarget<'a> {
 
     fn to_pstr(lvl: Level, string: Rc<String>, r: RegType) -> Instruction;
 
+    /// A complete string: a partial string and its `[]` tail, or (in a head, where
+    /// it is one instruction) `GetCompleteString`.
+    fn push_cstr(target: &mut CodeDeque, lvl: Level, string: Rc<String>, r: RegType) {
+        target.push_back(Self::to_pstr(lvl, string, r));
+        target.push_back(Self::constant_subterm(Literal::Atom(atom!("[]"))));
+    }
+
     fn incr_void_instr(instr: &mut Instruction);
 
     fn constant_subterm(literal: Literal) -> Instruction;
@@ -71,6 +78,15 @@ impl<'a> CompilationTarget<'a> for FactInstruction {
 
     fn to_pstr(lvl: Level, string: Rc<String>, r: RegType) -> Instruction {
         Instruction::GetPartialString(lvl, string, r)
+    }
+
+    fn push_cstr(target: &mut CodeDeque, lvl: Level, string: Rc<String>, r: RegType) {
+        if string.is_empty() {
+            target.push_back(Self::to_pstr(lvl, string, r));
+            target.push_back(Self::constant_subterm(Literal::Atom(atom!("[]"))));
+        } else {
+            target.push_back(Instruction::GetCompleteString(lvl, string, r));
+        }
     }
 
     fn incr_void_instr(instr: &mut Instruction) {

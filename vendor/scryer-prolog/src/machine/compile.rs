@@ -1237,6 +1237,7 @@ fn is_fact_head_instr(instr: &Instruction) -> bool {
         Instruction::GetConstant(..)
             | Instruction::GetList(..)
             | Instruction::GetPartialString(..)
+            | Instruction::GetCompleteString(..)
             | Instruction::GetStructure(..)
             | Instruction::GetValue(..)
             | Instruction::GetVariable(..)

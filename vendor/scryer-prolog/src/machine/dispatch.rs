@@ -2995,6 +2995,19 @@ impl Machine {
 
                         step_or_fail!(self, self.machine_st.p += 1);
                     }
+                    &Instruction::GetCompleteString(_, ref string, reg) => {
+                        // Charon: the string is built whole on the heap (with its `[]`
+                        // tail) and unified with the register: what the partial string
+                        // and its `unify_constant([])` did, in one instruction. A failed
+                        // unification gives the cells back on backtracking.
+                        let cell = backtrack_on_resource_error!(
+                            self.machine_st,
+                            self.machine_st.heap.allocate_cstr(string)
+                        );
+
+                        unify!(self.machine_st, self.machine_st[reg], cell);
+                        step_or_fail!(self, self.machine_st.p += 1);
+                    }
                     &Instruction::GetStructure(_lvl, name, arity, reg) => {
                         let deref_v = self.machine_st.deref(self.machine_st[reg]);
                         let store_v = self.machine_st.store(deref_v);

@@ -599,7 +599,8 @@ impl Machine {
                         }
                     );
                 }
-                &Instruction::GetPartialString(Level::Shallow, ref string, RegType::Temp(t)) => {
+                &Instruction::GetPartialString(Level::Shallow, ref string, RegType::Temp(t))
+                | &Instruction::GetCompleteString(Level::Shallow, ref string, RegType::Temp(t)) => {
                     let cell = self.deref_register(t);
 
                     read_heap_cell!(cell,
@@ -636,6 +637,7 @@ impl Machine {
                 | Instruction::GetList(..)
                 | Instruction::GetStructure(..)
                 | Instruction::GetPartialString(..)
+                | Instruction::GetCompleteString(..)
                 | &Instruction::UnifyVoid(..)
                 | &Instruction::UnifyConstant(..)
                 | &Instruction::GetVariable(..)
