@@ -1052,6 +1052,15 @@ const REPROS: &[(&str, &str)] = &[
         "strings_in_heads",
         r#"["a","b","a","c","d","x","y","y","héllo wörld","a","none"]"#,
     ),
+    (
+        "clause_body_constrained",
+        r#"["one","two","two","one","retracted"]"#,
+    ),
+    (
+        "partial_string_heads",
+        r#"["fails","fails","fails","kept"]"#,
+    ),
+    ("index_by_computed_integer", r#"["c","c"]"#),
 ];
 
 /// The tag idioms as four calls, then the tags: SWI-Prolog's answers.

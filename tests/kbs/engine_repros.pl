@@ -229,3 +229,51 @@ strings_in_heads(L) :-
     findall(K, (sv(K, X), X == "hello"), L7),
     ( st(x, "ab") -> L8 = [prefix] ; L8 = [none] ),
     append([L1, L2, L3, L4, L5, L6, L7, L8], L).
+
+/*  Found by a hostile review of engine items 22 and 23 (items 22 and 24). */
+
+:- use_module(library(dif)).
+
+:- dynamic(cb/1).
+:- dynamic(pq/1).
+
+cb(one).
+cb(two).
+ps([a|_]).
+pq([a|_]).
+iv(13, g).
+iv(14, c).
+iv(15, xy).
+
+%! clause_body_constrained(-L:list(atom)) is det.
+%
+%  clause/2 and retract/1 on facts, with Body under dif/2: the facts as loaded
+%  and as asserted with asserta/1. SWI-Prolog: [one,two,two,one,retracted].
+clause_body_constrained(L) :-
+    retractall(cb(_)), assertz(cb(one)), assertz(cb(two)),
+    findall(X, (dif(B1, foo), clause(cb(X), B1)), L1),
+    retractall(cb(_)), asserta(cb(one)), asserta(cb(two)),
+    findall(X, (dif(B2, foo), clause(cb(X), B2)), L2),
+    ( dif(B3, foo), retract((cb(two) :- B3)) -> R = retracted ; R = kept ),
+    append([L1, L2, [R]], L).
+
+%! partial_string_heads(-L:list(atom)) is det.
+%
+%  A head `[a|_]` (a partial string) against compounds whose first argument is a:
+%  no match, by a call, clause/2 or retract/1. SWI-Prolog: [fails,fails,fails,kept].
+partial_string_heads([A, B, C, D]) :-
+    ( ps(f(a, b)) -> A = matches ; A = fails ),
+    ( clause(pq(g(a, z, z)), true) -> B = matches ; B = fails ),
+    ( retract(pq(h(a))) -> C = removed ; C = fails ),
+    ( pq([a, b]) -> D = kept ; D = lost ).
+
+%! index_by_computed_integer(-L:list(atom)) is det.
+%
+%  A first-argument lookup by a small integer computed through big integers.
+%  SWI-Prolog: [c,c].
+index_by_computed_integer([A, B]) :-
+    S = 1103527590,
+    S1 is (S * 1103515245 + 12345) mod 2147483648,
+    I is (S1 // 65536) mod 16,
+    ( iv(I, X) -> A = X ; A = none ),
+    ( iv(14, Y) -> B = Y ; B = none ).

@@ -651,9 +651,15 @@ pub trait ArenaFrom<T> {
 }
 
 impl ArenaFrom<Integer> for Number {
+    /// Charon (CHARON.md item 24): an integer that fits a fixnum is one, whatever
+    /// computed it; 0.10.0 kept a small result of big-integer arithmetic big, and
+    /// first-argument indexing, which reads fixnums, did not find its clauses.
     #[inline]
     fn arena_from(value: Integer, arena: &mut Arena) -> Number {
-        Number::Integer(arena_alloc!(value, arena))
+        match i64::try_from(&value).map(Fixnum::build_with_checked) {
+            Ok(Ok(fixnum)) => Number::Fixnum(fixnum),
+            _ => Number::Integer(arena_alloc!(value, arena)),
+        }
     }
 }
 

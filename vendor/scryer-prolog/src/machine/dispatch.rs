@@ -2745,6 +2745,8 @@ impl Machine {
                         // Charon (CHARON.md item 22): a dynamic fact's `'$clause'/2`
                         // entry runs the fact's own head code: B is `true`, and Head's
                         // arguments go to A1..An as a call of the fact would pass them.
+                        let p = self.machine_st.p;
+
                         unify!(
                             self.machine_st,
                             self.machine_st.registers[2],
@@ -2798,7 +2800,17 @@ impl Machine {
                             self.machine_st.registers[i + 1] = heap_loc_as_cell!(args_loc + i);
                         }
 
-                        self.machine_st.p = loc;
+                        if self.machine_st.p == p {
+                            self.machine_st.p = loc;
+                        } else {
+                            // Binding an attributed variable (B, or an unbound Head) sent
+                            // p to the verify-attributes interrupt, which resumes after
+                            // `attr_var_init.p` (see `push_attr_var_binding`): it resumes
+                            // at the fact's head code, as for a call of the fact, whose
+                            // choice instruction is at `loc - 1`.
+                            self.machine_st.attr_var_init.p = loc - 1;
+                            self.machine_st.p = INSTALL_VERIFY_ATTR_INTERRUPT;
+                        }
                     }
                     &Instruction::GetConstant(_, c, reg) => {
                         unify!(self.machine_st, self.machine_st[reg], c);
@@ -2942,6 +2954,16 @@ impl Machine {
                                     }
                                 }
                                 (HeapCellValueTag::Str, s) => {
+                                    // Charon (CHARON.md item 24): only a list cell, '.'/2,
+                                    // continues a string; 0.10.0 read the first argument
+                                    // of any compound.
+                                    if cell_as_atom_cell!(self.machine_st.heap[s]).get_name_and_arity()
+                                        != (atom!("."), 2)
+                                    {
+                                        self.machine_st.fail = true;
+                                        break;
+                                    }
+
                                     let cell = self.machine_st.store(self.machine_st.deref(self.machine_st.heap[s+1]));
 
                                     if let Some(d) = cell.as_char() {
