@@ -1061,6 +1061,7 @@ const REPROS: &[(&str, &str)] = &[
         r#"["fails","fails","fails","kept"]"#,
     ),
     ("index_by_computed_integer", r#"["c","c"]"#),
+    ("clause_in_a_module", "[[1,2],[1,2,3],[1,2]]"),
 ];
 
 /// The tag idioms as four calls, then the tags: SWI-Prolog's answers.

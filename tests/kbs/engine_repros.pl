@@ -277,3 +277,13 @@ index_by_computed_integer([A, B]) :-
     I is (S1 // 65536) mod 16,
     ( iv(I, X) -> A = X ; A = none ),
     ( iv(14, Y) -> B = Y ; B = none ).
+
+:- use_module(repros_mod).
+
+%! clause_in_a_module(-L:list(list(int))) is det.
+%
+%  clause/2 of a module's dynamic predicate, called unqualified inside the module,
+%  before and after an assertz/1 there, and qualified (0.10.0 looked in user and
+%  found nothing). SWI-Prolog: [[1,2],[1,2,3],[1,2]].
+clause_in_a_module(L) :-
+    module_clauses(L).

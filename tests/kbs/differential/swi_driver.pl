@@ -173,10 +173,15 @@ restore_table(saved(Head, Defined, Clauses)) :-
     so that calling it afterwards fails instead of raising an existence error. ISO
     (8.9.3) only says that retract/1 fails, and Charon's engine creates nothing.
     The knowledge base's retract/1 calls are read as ISO's.
+    The clause is read in the module the call was made in (a module file's own
+    retract/1 calls).
 */
-differential_retract(C) :-
+:- meta_predicate(differential_retract(:)).
+
+differential_retract(M0:C0) :-
+    strip_module(M0:C0, M, C),
     (   C = (H :- _) -> true ; H = C ),
-    (   predicate_property(H, defined) -> retract(C) ; applied(2), fail ).
+    (   predicate_property(M:H, defined) -> retract(M:C) ; applied(2), fail ).
 
 % (After differential_retract/1, whose retract/1 is SWI-Prolog's own.)
 user:goal_expansion(retract(C), differential_retract(C)).

@@ -1165,16 +1165,27 @@ setof(Template, Goal, Solution) :-
 %% clause(Head, Body).
 %
 % True iff Head can be unified with a clause head and Body with its corresponding clause body.
-clause(H, B) :-
+%
+% Charon: Head is read in the module clause/2 is called from, as assertz/1 and
+% retract/1 read theirs, when that module defines it: in a module file,
+% `clause(f(X), B)` finds the module's own f/1 (0.10.0 looked in user only, and
+% found nothing). A predicate the module does not define is looked up in user, as
+% before; `clause(user:H, B)` is the same as `clause(H, B)` (0.10.0 raised an
+% existence error).
+:- meta_predicate(clause(:, ?)).
+
+clause(H0, B) :-
+    loader:strip_module(H0, Module, H),
     (  var(H) ->
        throw(error(instantiation_error, clause/2))
+    ;  var(Module) ->
+       throw(error(instantiation_error, clause/2))
+    ;  Module \== user,
+       callable(H),
+       \+ '$no_such_predicate'(Module, H) ->
+       '$module_clause'(H, B, Module)
     ;  callable(H), functor(H, Name, Arity) ->
-       (  Name == (:),
-          Arity =:= 2 ->
-          arg(1, H, Module),
-          arg(2, H, F),
-          '$module_clause'(F, B, Module)
-       ;  '$no_such_predicate'(user, H) ->
+       (  '$no_such_predicate'(user, H) ->
           '$fail'
        ;  '$head_is_dynamic'(user, H) ->
           '$clause_body_is_valid'(B),
