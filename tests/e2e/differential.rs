@@ -1062,6 +1062,10 @@ const REPROS: &[(&str, &str)] = &[
     ),
     ("index_by_computed_integer", r#"["c","c"]"#),
     ("clause_in_a_module", "[[1,2],[1,2,3],[1,2]]"),
+    (
+        "facts_beside_entries",
+        r#"[[["k1","one"],["k2","two"]],[["k1","one"],["k2","two"]],[],[["e","d"]],[["a","x"],["b","y"],["r","x"],["c","z"]],[["b","y"],["r","x"]],[],[],[["z","true"]]]"#,
+    ),
 ];
 
 /// The tag idioms as four calls, then the tags: SWI-Prolog's answers.

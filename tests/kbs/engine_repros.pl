@@ -287,3 +287,41 @@ index_by_computed_integer([A, B]) :-
 %  found nothing). SWI-Prolog: [[1,2],[1,2,3],[1,2]].
 clause_in_a_module(L) :-
     module_clauses(L).
+
+/*  Found while taking dynamic facts out of '$clause'/2 (engine item 26). */
+
+:- dynamic(ea/2).
+:- dynamic(eb/2).
+:- dynamic(ec/1).
+
+ea(k1, one).
+ea(k2, two).
+ec(z).
+
+%! facts_beside_entries(-L:list(list(list(atom)))) is det.
+%
+%  clause/2 and retract/1 on a predicate of facts only (which have no
+%  '$clause'/2 entries) while another predicate has one asserta'd fact, the only
+%  entry; then on one that mixes asserta'd facts, appended facts and rules, in
+%  clause order. Each pair is [K, V]. SWI-Prolog: [[[k1,one],[k2,two]],
+%  [[k1,one],[k2,two]],[],[[e,d]],[[a,x],[b,y],[r,x],[c,z]],[[b,y],[r,x]],[],[],
+%  [[z,true]]].
+facts_beside_entries([L1, L2, L3, L4, L5, L6, L7, L8, L9]) :-
+    retractall(eb(_, _)),
+    asserta(eb(e, d)),
+    findall([K, V], clause(ea(K, V), true), L1),
+    findall([K, V], ea(K, V), L2),
+    forall(clause(ea(K1, V1), true), retract(ea(K1, V1))),
+    findall([K, V], ea(K, V), L3),
+    assertz(ea(k1, one)), assertz(ea(k2, two)),
+    findall([K, V], clause(eb(K, V), true), L4),
+    retractall(eb(_, _)),
+    assertz(eb(b, y)), asserta(eb(a, x)), assertz((eb(r, X) :- X = x)),
+    assertz(eb(c, z)),
+    findall([K, V], eb(K, V), L5),
+    retract(eb(a, _)), retract(eb(c, z)),
+    findall([K, V], eb(K, V), L6),
+    retract((eb(r, _) :- _)), retract(eb(b, y)),
+    findall([K, V], eb(K, V), L7),
+    findall([K, B], clause(eb(K, _), B), L8),
+    findall([N, B], clause(ec(N), B), L9).

@@ -834,12 +834,6 @@ enum InstructionTemplate {
     RevJmpBy(usize),
     #[strum_discriminants(strum(props(Arity = "0", Name = "proceed")))]
     Proceed,
-    // Charon: the whole body of a dynamic fact's `'$clause'(Head, true)` entry.
-    // It unifies A2 with `true`, reads the arguments of Head (A1, built as
-    // Name(_, ..., _) when unbound) into A1..An, and jumps to the fact's own head
-    // code at the absolute location, so that no fact is compiled twice.
-    #[strum_discriminants(strum(props(Arity = "3", Name = "clause_of_fact")))]
-    ClauseOfFact(Atom, usize, usize),
     // indexing.
     #[strum_discriminants(strum(props(Arity = "1", Name = "indexing_code")))]
     IndexingCode(Vec<IndexingLine>),
@@ -2240,11 +2234,6 @@ fn generate_instruction_preface() -> TokenStream {
                     &Instruction::Proceed => {
                         functor!(atom!("proceed"))
                     }
-                    &Instruction::ClauseOfFact(name, arity, loc) => {
-                        functor!(atom!("clause_of_fact"), [atom_as_cell(name),
-                                                           fixnum(arity),
-                                                           fixnum(loc)])
-                    }
                     &Instruction::GetConstant(lvl, lit, r) => {
                         let lvl_stub = lvl.into_functor();
                         let rt_stub = reg_type_into_functor(r);
@@ -3312,7 +3301,6 @@ pub fn generate_instructions_rs() -> TokenStream {
                     Instruction::Allocate(_) |
                     Instruction::Deallocate |
                     Instruction::Proceed |
-                    Instruction::ClauseOfFact(..) |
                     Instruction::RevJmpBy(_) |
                     #(#control_flow_arms)|*
                 )

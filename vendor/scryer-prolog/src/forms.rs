@@ -1016,7 +1016,7 @@ impl PredicateSkeleton {
     }
 
     pub(crate) fn target_pos_of_clause_clause_loc(
-        &mut self,
+        &self,
         clause_clause_loc: usize,
     ) -> Option<usize> {
         // Charon: searched in place. 0.10.0 called `make_contiguous` first, which

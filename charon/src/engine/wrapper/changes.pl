@@ -88,14 +88,19 @@
     \+ atom_concat('$charon', _, N).
 
 % The clauses of M's dynamic predicate H, for Charon's own dumps and listings, which
-% change nothing while they run: read from the engine's clause store ('$clause'/2,
-% kept in builtins for user) without the copy of every matching clause that clause/2
-% takes for the logical update view (vendor/scryer-prolog/CHARON.md), which for a
-% million facts would hold them all a second time. A module has no '$clause'/2
-% until a clause of one of its dynamic predicates is added: none to list then.
-'$charon_clause'(user, H, B) :- !, builtins:'$clause'(H, B).
+% change nothing while they run: read from the engine's clause store without the
+% copy of every matching clause that clause/2 takes for the logical update view
+% (vendor/scryer-prolog/CHARON.md), which for a million facts would hold them all a
+% second time. '$clause_candidates'/3 lists where each clause is, in clause order
+% (two integers a clause), and '$invoke_clause_at_p'/6 reads one: a fact from its
+% own code, a rule from its '$clause'/2 entry (CHARON.md item 26).
 '$charon_clause'(M, H, B) :-
-    catch(M:'$clause'(H, B), error(existence_error(procedure, '$clause'/2), _), fail).
+    '$clause_candidates'(H, M, LPs),
+    '$charon_clause_in'(LPs, H, B, M).
+'$charon_clause_in'([L-P|LPs], H, B, M) :-
+    (   '$invoke_clause_at_p'(H, B, L, P, _, M)
+    ;   '$charon_clause_in'(LPs, H, B, M)
+    ).
 
 '$charon_modules'(Ms0, Ms) :-
     findall(M, '$charon_module'(M), Ms1),

@@ -1303,7 +1303,10 @@ call_retract_helper(Head, Body, P, Module) :-
 % Charon: the clauses a retract tries are those whose indexed argument can match
 % (see '$clause_candidates'/3 in src/machine/system_calls.rs), not every clause of
 % the predicate; retract_clauses/6 unifies each in full, in clause order, from this
-% list taken once (the logical update view).
+% list taken once (the logical update view). The fallback through '$clause'/2 sees
+% only the clauses that have an entry there, not appended facts (CHARON.md item
+% 26); '$clause_candidates'/3 fails only for code laid out as no load or assert
+% lays it out.
 call_retract(Head, Body, Name, Arity, Module) :-
     (  '$clause_candidates'(Head, Module, Ps0) ->
        Ps = Ps0

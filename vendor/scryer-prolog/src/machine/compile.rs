@@ -1215,9 +1215,9 @@ fn append_compiled_clause(
     })
 }
 
-/// Charon (CHARON.md item 22): the functor of a dynamic clause whose `'$clause'/2`
-/// entry can run the clause's own code, a fact (`Body` is `true`) whose head is a
-/// compound other than a list cell.
+/// Charon (CHARON.md items 22 and 26): the functor of a dynamic clause that needs
+/// no `'$clause'/2` entry, clause/2 and retract/1 running its own code: a fact
+/// (`Body` is `true`) whose head is a compound other than a list cell.
 fn compact_fact_functor(head: &Term, body: &Term) -> Option<PredicateKey> {
     match (head, body) {
         (Term::Clause(_, name, args), Term::Literal(_, Literal::Atom(atom!("true"))))
@@ -1251,8 +1251,8 @@ fn is_fact_head_instr(instr: &Instruction) -> bool {
 
 /// The location of a dynamic fact's head code: the instruction after the clause's
 /// own choice instruction at `clause_start`, when the code from there is head
-/// instructions up to a `proceed`. Other layouts keep a `'$clause'/2` copy.
-fn fact_head_code_at(code: &Code, clause_start: usize) -> Option<usize> {
+/// instructions up to a `proceed`. Other layouts keep a `'$clause'/2` entry.
+pub(crate) fn fact_head_code_at(code: &Code, clause_start: usize) -> Option<usize> {
     match code.get(clause_start)? {
         Instruction::DynamicElse(..) | Instruction::DynamicInternalElse(..) => {}
         _ => return None,
@@ -1272,38 +1272,6 @@ fn fact_head_code_at(code: &Code, clause_start: usize) -> Option<usize> {
     }
 
     None
-}
-
-/// Replaces the body of the `'$clause'(Name(...), true)` entry just compiled at
-/// the end of `code` (from `entry_loc`) with one `ClauseOfFact` instruction that
-/// runs the fact's head code at `head_loc`. The entry's choice instruction and its
-/// index stay as compiled. An entry not laid out as expected is left whole.
-fn compact_clause_entry(
-    code: &mut Code,
-    entry_loc: usize,
-    name: Atom,
-    arity: usize,
-    head_loc: usize,
-) {
-    // The body is the entry's first head instruction: the choice and indexing
-    // instructions come before it.
-    let Some(body) = (entry_loc..code.len()).find(|&p| is_fact_head_instr(&code[p])) else {
-        return;
-    };
-
-    if !matches!(
-        code[body],
-        Instruction::GetStructure(_, n, a, RegType::Temp(1)) if n == name && a == arity
-    ) {
-        return;
-    }
-
-    let (last, head) = code[body..].split_last().unwrap();
-
-    if matches!(last, Instruction::Proceed) && head.iter().all(is_fact_head_instr) {
-        code[body] = Instruction::ClauseOfFact(name, arity, head_loc);
-        code.truncate(body + 1);
-    }
 }
 
 #[inline]
@@ -2207,8 +2175,8 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
     ) -> Result<(), SessionError> {
         let clause_clauses: Vec<(Term, Term)> = clause_clauses.collect();
 
-        // Charon (CHARON.md item 22): the head code of each appended fact, which its
-        // `'$clause'/2` entry runs instead of a copy of its own.
+        // Charon (CHARON.md items 22 and 26): the head code of each appended fact,
+        // which clause/2 and retract/1 run instead of a `'$clause'/2` entry.
         let fact_head_code: Vec<Option<usize>> = match self
             .wam_prelude
             .indices
@@ -2240,12 +2208,18 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
             _ => compilation_target,
         };
 
-        let mut num_clause_predicates = 0;
+        // Charon (CHARON.md item 26): a fact whose head code is found gets no
+        // `'$clause'/2` entry at all; clause/2 and retract/1 run its own head code
+        // (`'$clause_candidates'/3`, `'$invoke_clause_at_p'/6`). Only the other
+        // clauses (rules, asserta'd facts, layouts not recognised) get one.
+        let has_entry: Vec<bool> = fact_head_code.iter().map(Option::is_none).collect();
+        let num_clause_predicates = has_entry.iter().filter(|e| **e).count();
 
-        for ((head, body), head_code) in clause_clauses.into_iter().zip(fact_head_code) {
-            let functor =
-                head_code.and_then(|loc| Some((compact_fact_functor(&head, &body)?, loc)));
-            let entry_loc = self.wam_prelude.code.len();
+        for ((head, body), entry) in clause_clauses.into_iter().zip(has_entry.iter()) {
+            if !entry {
+                continue;
+            }
+
             let clause_term = Term::Clause(Cell::default(), atom!("$clause"), vec![head, body]);
 
             self.incremental_compile_clause(
@@ -2255,13 +2229,13 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                 false, // non_counted_bt is false.
                 append_or_prepend,
             )?;
-
-            if let Some(((name, arity), loc)) = functor {
-                compact_clause_entry(self.wam_prelude.code, entry_loc, name, arity, loc);
-            }
-
-            num_clause_predicates += 1;
         }
+
+        if num_clause_predicates == 0 {
+            return Ok(());
+        }
+
+        let batch = has_entry.len();
 
         let locs_vec: Vec<_> = match self
             .wam_prelude
@@ -2269,7 +2243,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
             .get_predicate_skeleton_mut(&compilation_target, &key)
         {
             Some(skeleton) if append_or_prepend.is_append() => {
-                let tail_num = skeleton.core.clause_clause_locs.len() - num_clause_predicates;
+                let tail_num = skeleton.core.clause_clause_locs.len() - batch;
                 // (Charon: copied in place, not through `make_contiguous`, which
                 // rotates a wrapped deque: every location moved on each assert.)
                 skeleton
@@ -2277,13 +2251,17 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                     .clause_clause_locs
                     .range(tail_num..skeleton.core.clause_clause_locs.len())
                     .copied()
+                    .zip(has_entry.iter())
+                    .filter_map(|(loc, entry)| entry.then_some(loc))
                     .collect()
             }
             Some(skeleton) => skeleton
                 .core
                 .clause_clause_locs
-                .range(0..num_clause_predicates)
+                .range(0..batch)
                 .copied()
+                .zip(has_entry.iter())
+                .filter_map(|(loc, entry)| entry.then_some(loc))
                 .collect(),
             None => {
                 unreachable!()
@@ -2448,10 +2426,34 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                             module => module,
                         };
 
+                        // Charon: the predicate's own entries, found by the
+                        // location of their clauses; 0.10.0 removed the first
+                        // entries of '$clause'/2, one per clause, whichever
+                        // predicate they were of. A fact has none (CHARON.md
+                        // item 26).
+                        let mut entries: Vec<usize> = self
+                            .wam_prelude
+                            .indices
+                            .get_predicate_skeleton(
+                                &clause_clause_compilation_target,
+                                &(atom!("$clause"), 2),
+                            )
+                            .map(|entries| {
+                                skeleton
+                                    .core
+                                    .clause_clause_locs
+                                    .iter()
+                                    .filter_map(|loc| entries.target_pos_of_clause_clause_loc(*loc))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+
+                        entries.sort_unstable();
+
                         self.retract_local_clauses_by_locs(
                             clause_clause_compilation_target,
                             (atom!("$clause"), 2),
-                            (0..skeleton.clauses.len()).map(Some).collect(),
+                            entries.into_iter().map(Some).collect(),
                             false, // the builtin M:'$clause'/2 is never dynamic.
                         );
                     }

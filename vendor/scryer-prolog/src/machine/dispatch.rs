@@ -307,6 +307,149 @@ impl MachineState {
 }
 
 impl Machine {
+    /// `'$invoke_clause_at_p'(Head, Body, L, P, N, Module)`: runs the clause at
+    /// `P` of `'$get_clause_p'/3` or `'$clause_candidates'/3` (called when `call`,
+    /// else executed), with N the clause's position in its predicate while it
+    /// has not been retracted.
+    fn invoke_clause_at_p(&mut self, call: bool) {
+        let key_cell = self.machine_st.registers[1];
+        let key = self.machine_st.name_and_arity_from_heap(key_cell).unwrap();
+
+        let l = self.machine_st.registers[3];
+        let l = self.machine_st.store(self.machine_st.deref(l));
+
+        let l = match Number::try_from((l, &self.machine_st.arena.f64_tbl)) {
+            Ok(Number::Fixnum(l)) => l.get_num() as usize,
+            _ => unreachable!(),
+        };
+
+        let p = self.machine_st.registers[4];
+        let p = self.machine_st.store(self.machine_st.deref(p));
+
+        let p = match Number::try_from((p, &self.machine_st.arena.f64_tbl)) {
+            Ok(Number::Fixnum(p)) => p.get_num(),
+            _ => unreachable!(),
+        };
+
+        let module_name = cell_as_atom!(self.deref_register(6));
+
+        let compilation_target = match module_name {
+            atom!("user") => CompilationTarget::User,
+            _ => CompilationTarget::Module(module_name),
+        };
+
+        let skeleton = self
+            .indices
+            .get_predicate_skeleton_mut(&compilation_target, &key)
+            .unwrap();
+
+        if let Some(n) = skeleton.target_pos_of_clause_clause_loc(l) {
+            let r = self
+                .machine_st
+                .store(self.machine_st.deref(self.machine_st.registers[5]));
+
+            self.machine_st.unify_fixnum(
+                /* FIXME this is not safe */
+                unsafe { Fixnum::build_with_unchecked(n as i64) },
+                r,
+            );
+        }
+
+        // A fact without a `'$clause'/2` entry comes as the negated location of
+        // its head code (`Machine::clause_candidates`).
+        let loc = p.unsigned_abs() as usize;
+
+        if call {
+            self.machine_st.call_at_index(2, loc);
+        } else {
+            self.machine_st.execute_at_index(2, loc);
+        }
+
+        if p < 0 {
+            self.invoke_fact_at(key.0, key.1, loc);
+        }
+    }
+
+    /// Charon (CHARON.md items 22 and 26): `'$invoke_clause_at_p'/6` of a dynamic
+    /// fact, which has no `'$clause'/2` entry: runs the fact's own head code at
+    /// `loc` (the instruction after its choice instruction) as a clause of
+    /// `'$clause'(Head, Body)` would. Body (A2) is unified with `true`, Head (A1,
+    /// built as `Name(_, ..., _)` when unbound) must be `Name/Arity`, and its
+    /// arguments go to A1..An, as a call of the fact passes them. The caller has
+    /// set `p` to `loc` and the continuation, as `call_at_index` does.
+    fn invoke_fact_at(&mut self, name: Atom, arity: usize, loc: usize) {
+        let p = self.machine_st.p;
+
+        unify!(
+            self.machine_st,
+            self.machine_st.registers[2],
+            atom_as_cell!(atom!("true"))
+        );
+
+        if self.machine_st.fail {
+            self.machine_st.backtrack();
+            return;
+        }
+
+        let store_v = self
+            .machine_st
+            .store(self.machine_st.deref(self.machine_st.registers[1]));
+
+        let args_loc = read_heap_cell!(store_v,
+            (HeapCellValueTag::Str, a) => {
+                read_heap_cell!(self.machine_st.heap[a],
+                    (HeapCellValueTag::Atom, (head_name, head_arity)) => {
+                        (head_name == name && head_arity == arity).then_some(a + 1)
+                    }
+                    _ => {
+                        None
+                    }
+                )
+            }
+            (HeapCellValueTag::AttrVar | HeapCellValueTag::Var | HeapCellValueTag::StackVar) => {
+                let h = self.machine_st.heap.cell_len();
+
+                let cells = [str_loc_as_cell!(h + 1), atom_as_cell!(name, arity)]
+                    .into_iter()
+                    .chain((h + 2..h + 2 + arity).map(|i| heap_loc_as_cell!(i)));
+
+                for cell in cells {
+                    step_or_resource_error!(self.machine_st, self.machine_st.heap.push_cell(cell), {
+                        self.machine_st.backtrack();
+                        return;
+                    });
+                }
+
+                self.machine_st.bind(store_v.as_var().unwrap(), heap_loc_as_cell!(h));
+                Some(h + 2)
+            }
+            _ => {
+                None
+            }
+        );
+
+        let Some(args_loc) = args_loc else {
+            self.machine_st.backtrack();
+            return;
+        };
+
+        for i in 0..arity {
+            self.machine_st.registers[i + 1] = heap_loc_as_cell!(args_loc + i);
+        }
+
+        if self.machine_st.p == p {
+            self.machine_st.p = loc;
+        } else {
+            // Binding an attributed variable (B, or an unbound Head) sent
+            // p to the verify-attributes interrupt, which resumes after
+            // `attr_var_init.p` (see `push_attr_var_binding`): it resumes
+            // at the fact's head code, as for a call of the fact, whose
+            // choice instruction is at `loc - 1`.
+            self.machine_st.attr_var_init.p = loc - 1;
+            self.machine_st.p = INSTALL_VERIFY_ATTR_INTERRUPT;
+        }
+    }
+
     pub(super) fn find_living_dynamic_else(&self, mut p: usize) -> Option<(usize, usize)> {
         loop {
             match self.code[p] {
@@ -2740,77 +2883,6 @@ impl Machine {
                     }
                     &Instruction::Proceed => {
                         self.machine_st.p = self.machine_st.cp;
-                    }
-                    &Instruction::ClauseOfFact(name, arity, loc) => {
-                        // Charon (CHARON.md item 22): a dynamic fact's `'$clause'/2`
-                        // entry runs the fact's own head code: B is `true`, and Head's
-                        // arguments go to A1..An as a call of the fact would pass them.
-                        let p = self.machine_st.p;
-
-                        unify!(
-                            self.machine_st,
-                            self.machine_st.registers[2],
-                            atom_as_cell!(atom!("true"))
-                        );
-
-                        if self.machine_st.fail {
-                            self.machine_st.backtrack();
-                            continue;
-                        }
-
-                        let store_v = self
-                            .machine_st
-                            .store(self.machine_st.deref(self.machine_st.registers[1]));
-
-                        let args_loc = read_heap_cell!(store_v,
-                            (HeapCellValueTag::Str, a) => {
-                                read_heap_cell!(self.machine_st.heap[a],
-                                    (HeapCellValueTag::Atom, (head_name, head_arity)) => {
-                                        (head_name == name && head_arity == arity).then_some(a + 1)
-                                    }
-                                    _ => {
-                                        None
-                                    }
-                                )
-                            }
-                            (HeapCellValueTag::AttrVar | HeapCellValueTag::Var | HeapCellValueTag::StackVar) => {
-                                let h = self.machine_st.heap.cell_len();
-
-                                push_cell!(self.machine_st, str_loc_as_cell!(h + 1));
-                                push_cell!(self.machine_st, atom_as_cell!(name, arity));
-
-                                for i in h + 2..h + 2 + arity {
-                                    push_cell!(self.machine_st, heap_loc_as_cell!(i));
-                                }
-
-                                self.machine_st.bind(store_v.as_var().unwrap(), heap_loc_as_cell!(h));
-                                Some(h + 2)
-                            }
-                            _ => {
-                                None
-                            }
-                        );
-
-                        let Some(args_loc) = args_loc else {
-                            self.machine_st.backtrack();
-                            continue;
-                        };
-
-                        for i in 0..arity {
-                            self.machine_st.registers[i + 1] = heap_loc_as_cell!(args_loc + i);
-                        }
-
-                        if self.machine_st.p == p {
-                            self.machine_st.p = loc;
-                        } else {
-                            // Binding an attributed variable (B, or an unbound Head) sent
-                            // p to the verify-attributes interrupt, which resumes after
-                            // `attr_var_init.p` (see `push_attr_var_binding`): it resumes
-                            // at the fact's head code, as for a call of the fact, whose
-                            // choice instruction is at `loc - 1`.
-                            self.machine_st.attr_var_init.p = loc - 1;
-                            self.machine_st.p = INSTALL_VERIFY_ATTR_INTERRUPT;
-                        }
                     }
                     &Instruction::GetConstant(_, c, reg) => {
                         unify!(self.machine_st, self.machine_st[reg], c);
@@ -5512,96 +5584,10 @@ impl Machine {
                         step_or_fail!(self, self.machine_st.p = self.machine_st.cp);
                     }
                     &Instruction::CallInvokeClauseAtP => {
-                        let key_cell = self.machine_st.registers[1];
-                        let key = self.machine_st.name_and_arity_from_heap(key_cell).unwrap();
-
-                        let l = self.machine_st.registers[3];
-                        let l = self.machine_st.store(self.machine_st.deref(l));
-
-                        let l = match Number::try_from((l, &self.machine_st.arena.f64_tbl)) {
-                            Ok(Number::Fixnum(l)) => l.get_num() as usize,
-                            _ => unreachable!(),
-                        };
-
-                        let p = self.machine_st.registers[4];
-                        let p = self.machine_st.store(self.machine_st.deref(p));
-
-                        let p = match Number::try_from((p, &self.machine_st.arena.f64_tbl)) {
-                            Ok(Number::Fixnum(p)) => p.get_num() as usize,
-                            _ => unreachable!(),
-                        };
-
-                        let module_name = cell_as_atom!(self.deref_register(6));
-
-                        let compilation_target = match module_name {
-                            atom!("user") => CompilationTarget::User,
-                            _ => CompilationTarget::Module(module_name),
-                        };
-
-                        let skeleton = self
-                            .indices
-                            .get_predicate_skeleton_mut(&compilation_target, &key)
-                            .unwrap();
-
-                        if let Some(n) = skeleton.target_pos_of_clause_clause_loc(l) {
-                            let r = self
-                                .machine_st
-                                .store(self.machine_st.deref(self.machine_st.registers[5]));
-
-                            self.machine_st.unify_fixnum(
-                                /* FIXME this is not safe */
-                                unsafe { Fixnum::build_with_unchecked(n as i64) },
-                                r,
-                            );
-                        }
-
-                        self.machine_st.call_at_index(2, p);
+                        self.invoke_clause_at_p(true);
                     }
                     &Instruction::ExecuteInvokeClauseAtP => {
-                        let key_cell = self.machine_st.registers[1];
-                        let key = self.machine_st.name_and_arity_from_heap(key_cell).unwrap();
-
-                        let l = self.machine_st.registers[3];
-                        let l = self.machine_st.store(self.machine_st.deref(l));
-
-                        let l = match Number::try_from((l, &self.machine_st.arena.f64_tbl)) {
-                            Ok(Number::Fixnum(l)) => l.get_num() as usize,
-                            _ => unreachable!(),
-                        };
-
-                        let p = self.machine_st.registers[4];
-                        let p = self.machine_st.store(self.machine_st.deref(p));
-
-                        let p = match Number::try_from((p, &self.machine_st.arena.f64_tbl)) {
-                            Ok(Number::Fixnum(p)) => p.get_num() as usize,
-                            _ => unreachable!(),
-                        };
-
-                        let module_name = cell_as_atom!(self.deref_register(6));
-
-                        let compilation_target = match module_name {
-                            atom!("user") => CompilationTarget::User,
-                            _ => CompilationTarget::Module(module_name),
-                        };
-
-                        let skeleton = self
-                            .indices
-                            .get_predicate_skeleton_mut(&compilation_target, &key)
-                            .unwrap();
-
-                        if let Some(n) = skeleton.target_pos_of_clause_clause_loc(l) {
-                            let r = self
-                                .machine_st
-                                .store(self.machine_st.deref(self.machine_st.registers[5]));
-
-                            self.machine_st.unify_fixnum(
-                                /* FIXME this is not safe */
-                                unsafe { Fixnum::build_with_unchecked(n as i64) },
-                                r,
-                            );
-                        }
-
-                        self.machine_st.execute_at_index(2, p);
+                        self.invoke_clause_at_p(false);
                     }
                     &Instruction::CallGetFromAttributedVarList => {
                         self.get_from_attributed_variable_list();

@@ -2164,7 +2164,7 @@ impl Machine {
                 .indices
                 .remove_predicate_skeleton(&compilation_target, &key)
                 .map(|skeleton| {
-                    let mut clause_clause_skeleton =
+                    let clause_clause_skeleton =
                         match loader.wam_prelude.indices.remove_predicate_skeleton(
                             &clause_clause_compilation_target,
                             &(atom!("$clause"), 2),
@@ -2175,16 +2175,19 @@ impl Machine {
                             }
                         };
 
-                    let result = skeleton
+                    // (A fact has no `'$clause'/2` entry: CHARON.md item 26.)
+                    let mut result: Vec<usize> = skeleton
                         .core
                         .clause_clause_locs
                         .iter()
-                        .map(|clause_clause_loc| {
+                        .filter_map(|clause_clause_loc| {
                             clause_clause_skeleton
                                 .target_pos_of_clause_clause_loc(*clause_clause_loc)
-                                .unwrap()
                         })
                         .collect();
+
+                    // Removed from the last, so that no removal moves the next.
+                    result.sort_unstable();
 
                     loader.add_extensible_predicate(key, skeleton, compilation_target);
 
@@ -2285,20 +2288,17 @@ impl Machine {
             // the global clock is incremented after each retraction.
             LiveLoadAndMachineState::machine_st(&mut loader.payload).global_clock += 1;
 
-            let target_pos = match loader.wam_prelude.indices.get_predicate_skeleton_mut(
-                &clause_clause_compilation_target,
-                &(atom!("$clause"), 2),
-            ) {
-                Some(skeleton) => skeleton
-                    .target_pos_of_clause_clause_loc(clause_clause_loc)
-                    .unwrap(),
-                None => {
-                    unreachable!();
-                }
-            };
+            // A fact has no `'$clause'/2` entry (CHARON.md item 26).
+            let target_pos = loader
+                .wam_prelude
+                .indices
+                .get_predicate_skeleton(&clause_clause_compilation_target, &(atom!("$clause"), 2))
+                .and_then(|skeleton| skeleton.target_pos_of_clause_clause_loc(clause_clause_loc));
 
-            loader.payload.compilation_target = clause_clause_compilation_target;
-            loader.retract_clause((atom!("$clause"), 2), target_pos);
+            if let Some(target_pos) = target_pos {
+                loader.payload.compilation_target = clause_clause_compilation_target;
+                loader.retract_clause((atom!("$clause"), 2), target_pos);
+            }
 
             LiveLoadAndMachineState::evacuate(loader)
         };

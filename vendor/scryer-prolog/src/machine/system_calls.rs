@@ -16,6 +16,7 @@ use crate::http::{HttpListener, HttpRequest, HttpRequestData, HttpResponse};
 use crate::instructions::*;
 use crate::machine;
 use crate::machine::code_walker::*;
+use crate::machine::compile::fact_head_code_at;
 use crate::machine::copier::*;
 use crate::machine::heap::*;
 use crate::machine::machine_errors::*;
@@ -1359,7 +1360,8 @@ impl Machine {
     /// whose indexed argument can unify with `Head`'s. A clause is left out only
     /// when its index key is an atom, a small integer or a compound and `Head`'s
     /// argument there is another atom or small integer; every other clause is a
-    /// candidate, which `'$invoke_clause_at_p'/6` unifies in full. It fails (and
+    /// candidate, which `'$invoke_clause_at_p'/6` unifies in full; none for a
+    /// predicate without clauses. It fails (and
     /// retract/1 falls back to unifying every `'$clause'/2` clause) when the
     /// `'$clause'/2` code is not laid out as `'$get_clause_p'/3` reads it.
     ///
@@ -1398,12 +1400,25 @@ impl Machine {
 
         let count = skeleton.clauses.len();
 
-        if count == 0 || skeleton.core.clause_clause_locs.len() != count {
+        // A predicate without clauses has no candidates. (It may have no
+        // `'$clause'/2` to fall back on: its module's facts have no entries there.)
+        if count == 0 {
+            unify!(
+                self.machine_st,
+                self.machine_st.registers[3],
+                empty_list_as_cell!()
+            );
+            return Ok(());
+        }
+
+        if skeleton.core.clause_clause_locs.len() != count {
             self.machine_st.fail = true;
             return Ok(());
         }
 
-        let Some(mut bp) = self
+        // Where the predicate's `'$clause'/2` entries are, if it has any: rules,
+        // asserta'd facts (CHARON.md item 26: other facts have none).
+        let layout = self
             .indices
             .get_predicate_code_index(atom!("$clause"), 2, clause_module)
             .and_then(|idx| {
@@ -1413,34 +1428,99 @@ impl Machine {
                     .get_entry(idx.into())
                     .local()
             })
-        else {
-            self.machine_st.fail = true;
-            return Ok(());
+            .and_then(|mut bp| loop {
+                match &self.code[bp] {
+                    Instruction::IndexingCode(ref indexing_code) => {
+                        break clause_clause_layout(indexing_code, bp, key);
+                    }
+                    &Instruction::RevJmpBy(offset) => bp -= offset,
+                    _ => break Some(ClauseClauseLayout::Single(bp)),
+                }
+            });
+
+        // The entries found must be this predicate's: a `'$clause'/2` without an
+        // index of its own per predicate (one entry, or entries of one predicate
+        // only) leads to another predicate's when this one has none.
+        let (first_entry, entries) = match layout {
+            Some(ClauseClauseLayout::Choices(bp, line)) => match &self.code[bp] {
+                Instruction::IndexingCode(ref indexing_code) => match &indexing_code[line] {
+                    IndexingLine::IndexedChoice(choices) => (
+                        choices.front().map(|choice| bp + choice.offset()),
+                        choices.len(),
+                    ),
+                    _ => (None, 0),
+                },
+                _ => (None, 0),
+            },
+            Some(ClauseClauseLayout::Single(p)) => (Some(p), 1),
+            None => (None, 0),
         };
 
-        let layout = loop {
-            match &self.code[bp] {
-                Instruction::IndexingCode(ref indexing_code) => {
-                    break clause_clause_layout(indexing_code, bp, key);
-                }
-                &Instruction::RevJmpBy(offset) => bp -= offset,
-                _ => break Some(ClauseClauseLayout::Single(bp)),
+        let entries = match first_entry.map(|p| clause_entry_is_of(&self.code, p, key)) {
+            Some(Some(true)) => entries,
+            Some(Some(false)) | None => 0,
+            Some(None) => {
+                self.machine_st.fail = true;
+                return Ok(());
             }
         };
 
-        let code_of = |i: usize| -> Option<usize> {
-            match layout {
-                Some(ClauseClauseLayout::Single(p)) if count == 1 && i == 0 => Some(p),
-                Some(ClauseClauseLayout::Choices(bp, line)) => match &self.code[bp] {
+        // The position of each clause's entry among the predicate's entries, when
+        // only some clauses have one (when all do, it is the clause's own).
+        let entry_ranks: Option<Vec<Option<usize>>> = (entries > 0 && entries != count)
+            .then(|| {
+                let clause_clause_skeleton = self.indices.get_predicate_skeleton(
+                    &CompilationTarget::Module(clause_module),
+                    &(atom!("$clause"), 2),
+                )?;
+                let mut rank = 0;
+
+                Some(
+                    skeleton
+                        .core
+                        .clause_clause_locs
+                        .iter()
+                        .map(|loc| {
+                            clause_clause_skeleton
+                                .target_pos_of_clause_clause_loc(*loc)
+                                .map(|_| {
+                                    rank += 1;
+                                    rank - 1
+                                })
+                        })
+                        .collect(),
+                )
+            })
+            .flatten();
+
+        if entries > 0 && entries != count && entry_ranks.is_none() {
+            self.machine_st.fail = true;
+            return Ok(());
+        }
+
+        // A clause's code for `'$invoke_clause_at_p'/6`: its `'$clause'/2` entry,
+        // or for a fact, which has none, the negated location of its own head code.
+        let code_of = |i: usize| -> Option<i64> {
+            let rank = match &entry_ranks {
+                _ if entries == count => Some(i),
+                Some(ranks) => ranks[i],
+                None => None,
+            };
+
+            match (rank, layout) {
+                (Some(0), Some(ClauseClauseLayout::Single(p))) if entries == 1 => Some(p as i64),
+                (Some(r), Some(ClauseClauseLayout::Choices(bp, line))) => match &self.code[bp] {
                     Instruction::IndexingCode(ref indexing_code) => match &indexing_code[line] {
-                        IndexingLine::IndexedChoice(choices) if choices.len() == count => {
-                            Some(bp + choices[i].offset())
+                        IndexingLine::IndexedChoice(choices) if r < choices.len() => {
+                            Some((bp + choices[r].offset()) as i64)
                         }
                         _ => None,
                     },
                     _ => None,
                 },
-                _ => None,
+                (Some(_), _) => None,
+                (None, _) => fact_head_code_at(&self.code, skeleton.clauses[i].clause_start)
+                    .map(|head| -(head as i64)),
             }
         };
 
@@ -1561,7 +1641,7 @@ impl Machine {
         let mut cells = Vec::with_capacity(pairs.len());
 
         for (l, p) in pairs {
-            let (l, p) = (l as i64, p as i64);
+            let l = l as i64;
             let mut writer = Heap::functor_writer(functor!(atom!("-"), [fixnum(l), fixnum(p)]));
             cells.push(resource_error_call_result!(
                 self.machine_st,
@@ -9945,9 +10025,43 @@ impl hkdf::KeyType for MyKey<usize> {
 /// Charon: where the `'$clause'/2` clauses of one predicate start (see
 /// `Machine::clause_candidates`): one clause's code, or an indexed choice over all
 /// of them, in clause order (the code at `.0`, its indexing line `.1`).
+#[derive(Clone, Copy)]
 enum ClauseClauseLayout {
     Single(usize),
     Choices(usize, usize),
+}
+
+/// Charon: whether the `'$clause'(Head, Body)` entry whose code is at `p` (or
+/// at the choice instructions before it) is one of the predicate `key`, read from
+/// the instruction that unifies Head; `None` when that instruction is not one
+/// this reads.
+fn clause_entry_is_of(code: &[Instruction], p: usize, key: PredicateKey) -> Option<bool> {
+    let head = code[p..].iter().find(|instr| {
+        !matches!(
+            instr,
+            Instruction::DynamicElse(..)
+                | Instruction::DynamicInternalElse(..)
+                | Instruction::TryMeElse(..)
+                | Instruction::RetryMeElse(..)
+                | Instruction::TrustMe(..)
+                | Instruction::DefaultRetryMeElse(..)
+                | Instruction::DefaultTrustMe(..)
+        )
+    })?;
+
+    match *head {
+        Instruction::GetStructure(_, name, arity, RegType::Temp(1)) => Some((name, arity) == key),
+        Instruction::GetConstant(_, c, RegType::Temp(1)) => Some(read_heap_cell!(c,
+            (HeapCellValueTag::Atom, (name, arity)) => {
+                arity == 0 && (name, 0) == key
+            }
+            _ => {
+                false
+            }
+        )),
+        Instruction::GetList(_, RegType::Temp(1)) => Some(key == (atom!("."), 2)),
+        _ => None,
+    }
 }
 
 /// Charon: [`ClauseClauseLayout`] of the predicate `key` in the `'$clause'/2`
