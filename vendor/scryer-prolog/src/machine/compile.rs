@@ -2182,11 +2182,16 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
             .indices
             .get_predicate_skeleton(&compilation_target, &key)
         {
+            // Appended clauses are the skeleton's last; an asserta'd one its first.
             Some(skeleton)
-                if append_or_prepend.is_append()
-                    && skeleton.clauses.len() >= clause_clauses.len() =>
+                if skeleton.clauses.len() >= clause_clauses.len()
+                    && (append_or_prepend.is_append() || clause_clauses.len() == 1) =>
             {
-                let first = skeleton.clauses.len() - clause_clauses.len();
+                let first = if append_or_prepend.is_append() {
+                    skeleton.clauses.len() - clause_clauses.len()
+                } else {
+                    0
+                };
 
                 clause_clauses
                     .iter()

@@ -1474,22 +1474,23 @@ impl Machine {
                     &(atom!("$clause"), 2),
                 )?;
                 let mut rank = 0;
+                let ranks: Vec<Option<usize>> = skeleton
+                    .core
+                    .clause_clause_locs
+                    .iter()
+                    .map(|loc| {
+                        clause_clause_skeleton
+                            .target_pos_of_clause_clause_loc(*loc)
+                            .map(|_| {
+                                rank += 1;
+                                rank - 1
+                            })
+                    })
+                    .collect();
 
-                Some(
-                    skeleton
-                        .core
-                        .clause_clause_locs
-                        .iter()
-                        .map(|loc| {
-                            clause_clause_skeleton
-                                .target_pos_of_clause_clause_loc(*loc)
-                                .map(|_| {
-                                    rank += 1;
-                                    rank - 1
-                                })
-                        })
-                        .collect(),
-                )
+                // Every entry must be where the index leads: an asserta'd rule's
+                // entry can be reached through a choice chain before the index.
+                (rank == entries).then_some(ranks)
             })
             .flatten();
 
