@@ -93,10 +93,18 @@
 % (vendor/scryer-prolog/CHARON.md), which for a million facts would hold them all a
 % second time. '$clause_candidates'/3 lists where each clause is, in clause order
 % (two integers a clause), and '$invoke_clause_at_p'/6 reads one: a fact from its
-% own code, a rule from its '$clause'/2 entry (CHARON.md item 26).
+% own code, a rule from its '$clause'/2 entry (CHARON.md item 26). Where the
+% engine cannot list them so (code laid out as no load or assert lays it out), the
+% entries of '$clause'/2, as retract/1 falls back to them; a module has no
+% '$clause'/2 until one of its clauses needs an entry.
 '$charon_clause'(M, H, B) :-
-    '$clause_candidates'(H, M, LPs),
-    '$charon_clause_in'(LPs, H, B, M).
+    (   '$clause_candidates'(H, M, LPs)
+    ->  '$charon_clause_in'(LPs, H, B, M)
+    ;   '$charon_clause_entry'(M, H, B)
+    ).
+'$charon_clause_entry'(user, H, B) :- !, builtins:'$clause'(H, B).
+'$charon_clause_entry'(M, H, B) :-
+    catch(M:'$clause'(H, B), error(existence_error(procedure, '$clause'/2), _), fail).
 '$charon_clause_in'([L-P|LPs], H, B, M) :-
     (   '$invoke_clause_at_p'(H, B, L, P, _, M)
     ;   '$charon_clause_in'(LPs, H, B, M)
