@@ -2175,8 +2175,8 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
     ) -> Result<(), SessionError> {
         let clause_clauses: Vec<(Term, Term)> = clause_clauses.collect();
 
-        // Charon (CHARON.md items 22 and 26): the head code of each appended fact,
-        // which clause/2 and retract/1 run instead of a `'$clause'/2` entry.
+        // Charon (CHARON.md items 22 and 26): the head code of each fact appended or
+        // asserta'd, which clause/2 and retract/1 run instead of a `'$clause'/2` entry.
         let fact_head_code: Vec<Option<usize>> = match self
             .wam_prelude
             .indices
@@ -2216,7 +2216,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
         // Charon (CHARON.md item 26): a fact whose head code is found gets no
         // `'$clause'/2` entry at all; clause/2 and retract/1 run its own head code
         // (`'$clause_candidates'/3`, `'$invoke_clause_at_p'/6`). Only the other
-        // clauses (rules, asserta'd facts, layouts not recognised) get one.
+        // clauses (rules, facts of arity 0, layouts not recognised) get one.
         let has_entry: Vec<bool> = fact_head_code.iter().map(Option::is_none).collect();
         let num_clause_predicates = has_entry.iter().filter(|e| **e).count();
 
