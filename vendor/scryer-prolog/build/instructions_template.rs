@@ -666,11 +666,11 @@ enum InstructionTemplate {
     #[strum_discriminants(strum(props(Arity = "2", Name = "get_list")))]
     GetList(Level, RegType),
     #[strum_discriminants(strum(props(Arity = "4", Name = "get_partial_string")))]
-    GetPartialString(Level, Rc<String>, RegType),
+    GetPartialString(Level, Rc<str>, RegType),
     // Charon: a complete string (its tail `[]`) in a head, where 0.10.0 had a
     // partial string and a `unify_constant([])`.
     #[strum_discriminants(strum(props(Arity = "3", Name = "get_complete_string")))]
-    GetCompleteString(Level, Rc<String>, RegType),
+    GetCompleteString(Level, Rc<str>, RegType),
     #[strum_discriminants(strum(props(Arity = "3", Name = "get_structure")))]
     GetStructure(Level, Atom, usize, RegType),
     #[strum_discriminants(strum(props(Arity = "2", Name = "get_variable")))]
@@ -693,7 +693,7 @@ enum InstructionTemplate {
     #[strum_discriminants(strum(props(Arity = "2", Name = "put_list")))]
     PutList(Level, RegType),
     #[strum_discriminants(strum(props(Arity = "4", Name = "put_partial_string")))]
-    PutPartialString(Level, Rc<String>, RegType),
+    PutPartialString(Level, Rc<str>, RegType),
     #[strum_discriminants(strum(props(Arity = "3", Name = "put_structure")))]
     PutStructure(Atom, usize, RegType),
     #[strum_discriminants(strum(props(Arity = "2", Name = "put_unsafe_value")))]
@@ -742,43 +742,43 @@ enum InstructionTemplate {
     TryMeElse(usize),
     // arithmetic instruction
     #[strum_discriminants(strum(props(Arity = "2", Name = "add")))]
-    Add(ArithmeticTerm, ArithmeticTerm, usize),
+    Add(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "sub")))]
-    Sub(ArithmeticTerm, ArithmeticTerm, usize),
+    Sub(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "mul")))]
-    Mul(ArithmeticTerm, ArithmeticTerm, usize),
+    Mul(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "pow")))]
-    Pow(ArithmeticTerm, ArithmeticTerm, usize),
+    Pow(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "int_pow")))]
-    IntPow(ArithmeticTerm, ArithmeticTerm, usize),
+    IntPow(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "i_div")))]
-    IDiv(ArithmeticTerm, ArithmeticTerm, usize),
+    IDiv(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "max")))]
-    Max(ArithmeticTerm, ArithmeticTerm, usize),
+    Max(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "min")))]
-    Min(ArithmeticTerm, ArithmeticTerm, usize),
+    Min(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "1", Name = "int_floor_div")))]
-    IntFloorDiv(ArithmeticTerm, ArithmeticTerm, usize),
+    IntFloorDiv(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "r_div")))]
-    RDiv(ArithmeticTerm, ArithmeticTerm, usize),
+    RDiv(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "div")))]
-    Div(ArithmeticTerm, ArithmeticTerm, usize),
+    Div(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "shl")))]
-    Shl(ArithmeticTerm, ArithmeticTerm, usize),
+    Shl(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "shr")))]
-    Shr(ArithmeticTerm, ArithmeticTerm, usize),
+    Shr(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "xor")))]
-    Xor(ArithmeticTerm, ArithmeticTerm, usize),
+    Xor(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "and")))]
-    And(ArithmeticTerm, ArithmeticTerm, usize),
+    And(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "or")))]
-    Or(ArithmeticTerm, ArithmeticTerm, usize),
+    Or(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "mod")))]
-    Mod(ArithmeticTerm, ArithmeticTerm, usize),
+    Mod(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "rem")))]
-    Rem(ArithmeticTerm, ArithmeticTerm, usize),
+    Rem(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "2", Name = "gcd")))]
-    Gcd(ArithmeticTerm, ArithmeticTerm, usize),
+    Gcd(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "1", Name = "sign")))]
     Sign(ArithmeticTerm, usize),
     #[strum_discriminants(strum(props(Arity = "1", Name = "cos")))]
@@ -798,7 +798,7 @@ enum InstructionTemplate {
     #[strum_discriminants(strum(props(Arity = "1", Name = "atan")))]
     ATan(ArithmeticTerm, usize),
     #[strum_discriminants(strum(props(Arity = "1", Name = "atan2")))]
-    ATan2(ArithmeticTerm, ArithmeticTerm, usize),
+    ATan2(ArithmeticTerm, ArithmeticTerm, u32),
     #[strum_discriminants(strum(props(Arity = "1", Name = "sqrt")))]
     Sqrt(ArithmeticTerm, usize),
     #[strum_discriminants(strum(props(Arity = "1", Name = "abs")))]
@@ -973,8 +973,8 @@ fn generate_instruction_preface() -> TokenStream {
 
         #[derive(Debug, Clone, Copy)]
         pub enum NextOrFail {
-            Next(usize),
-            Fail(usize),
+            Next(u32),
+            Fail(u32),
         }
 
         impl Default for NextOrFail {
@@ -984,6 +984,13 @@ fn generate_instruction_preface() -> TokenStream {
         }
 
         impl NextOrFail {
+            /// Charon (CHARON.md item 27): a code offset as a `NextOrFail` keeps it,
+            /// a `u32`, which keeps every instruction at 40 bytes.
+            #[inline]
+            pub fn offset(o: usize) -> u32 {
+                u32::try_from(o).expect("a code offset below 2^32")
+            }
+
             #[inline]
             pub fn is_next(&self) -> bool {
                 matches!(self, NextOrFail::Next(_))
@@ -1164,7 +1171,7 @@ fn generate_instruction_preface() -> TokenStream {
             arena: &mut Arena,
             at_1: &ArithmeticTerm,
             at_2: &ArithmeticTerm,
-            t: usize,
+            t: u32,
         ) -> MachineStub {
             let at_1_stub = at_1.into_functor(arena);
             let at_2_stub = at_2.into_functor(arena);

@@ -175,7 +175,7 @@ impl CodeGenSettings {
                 if offset == 0 {
                     NextOrFail::Next(0)
                 } else {
-                    NextOrFail::Next(offset)
+                    NextOrFail::Next(NextOrFail::offset(offset))
                 },
             )
         } else {
@@ -191,7 +191,7 @@ impl CodeGenSettings {
                 if offset == 0 {
                     NextOrFail::Next(0)
                 } else {
-                    NextOrFail::Next(offset)
+                    NextOrFail::Next(NextOrFail::offset(offset))
                 },
             )
         } else {
@@ -207,7 +207,7 @@ impl CodeGenSettings {
                 if offset == 0 {
                     NextOrFail::Next(0)
                 } else {
-                    NextOrFail::Next(offset)
+                    NextOrFail::Next(NextOrFail::offset(offset))
                 },
             )
         } else {
@@ -223,7 +223,7 @@ impl CodeGenSettings {
                 if offset == 0 {
                     NextOrFail::Next(0)
                 } else {
-                    NextOrFail::Next(offset)
+                    NextOrFail::Next(NextOrFail::offset(offset))
                 },
             )
         } else if self.non_counted_bt {

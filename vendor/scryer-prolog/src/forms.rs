@@ -823,12 +823,37 @@ impl Number {
     }
 }
 
+/// The first-argument index key of a clause in its predicate's skeleton: the
+/// argument indexed on (at least 1), the location of the `IndexingCode` that holds
+/// the clause, and the key.
+///
+/// Charon (CHARON.md item 27): every dynamic clause keeps one in its skeleton, so
+/// it is kept small, 24 bytes where 0.10.0's took 64: the argument, the location
+/// and a structure's arity as `u32` (a predicate's code lies within the first
+/// 4,294,967,296 instructions, and no arity is near that), a constant as the cell
+/// the index files it under (`HeapCellValue::from(Literal)`, 8 bytes; a `Literal`
+/// takes 24), and a number's small-integer alternative (`cell_key_alternatives`,
+/// under which a big integer or rational equal to a fixnum is filed too) computed
+/// from the key when it is needed instead of kept beside it.
 #[derive(Debug, Copy, Clone)]
 pub(crate) enum OptArgIndexKey {
-    Literal(usize, usize, Literal, Option<Literal>), // index, IndexingCode location, opt arg, alternatives
-    List(usize, usize),                              // index, IndexingCode location
+    Literal(u32, u32, HeapCellValue), // index, IndexingCode location, opt arg
+    List(u32, u32),                   // index, IndexingCode location
     None,
-    Structure(usize, usize, Atom, usize), // index, IndexingCode location, name, arity
+    Structure(u32, u32, Atom, u32), // index, IndexingCode location, name, arity
+}
+
+// Charon (CHARON.md item 27): one of each per dynamic clause; a change that makes
+// them larger shows in every dynamic predicate's memory.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<OptArgIndexKey>() == 24);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<ClauseIndexInfo>() == 32);
+
+/// A code location as kept in an [`OptArgIndexKey`].
+#[inline]
+pub(crate) fn index_loc_u32(loc: usize) -> u32 {
+    u32::try_from(loc).expect("code locations beyond u32::MAX are not supported")
 }
 
 impl OptArgIndexKey {
@@ -844,7 +869,7 @@ impl OptArgIndexKey {
             | OptArgIndexKey::Structure(arg_num, ..)
             | OptArgIndexKey::List(arg_num, _) => {
                 // these are always at least 1.
-                *arg_num
+                *arg_num as usize
             }
             OptArgIndexKey::None => 0,
         }
@@ -860,7 +885,7 @@ impl OptArgIndexKey {
         match &self {
             OptArgIndexKey::Literal(_, loc, ..)
             | OptArgIndexKey::Structure(_, loc, ..)
-            | OptArgIndexKey::List(_, loc) => Some(*loc),
+            | OptArgIndexKey::List(_, loc) => Some(*loc as usize),
             OptArgIndexKey::None => None,
         }
     }
@@ -871,7 +896,7 @@ impl OptArgIndexKey {
             OptArgIndexKey::Literal(_, ref mut loc, ..)
             | OptArgIndexKey::Structure(_, ref mut loc, ..)
             | OptArgIndexKey::List(_, ref mut loc) => {
-                *loc = value;
+                *loc = index_loc_u32(value);
             }
             OptArgIndexKey::None => {}
         }
@@ -885,7 +910,7 @@ impl AddAssign<usize> for OptArgIndexKey {
             OptArgIndexKey::Literal(_, ref mut o, ..)
             | OptArgIndexKey::List(_, ref mut o)
             | OptArgIndexKey::Structure(_, ref mut o, ..) => {
-                *o += n;
+                *o = index_loc_u32(*o as usize + n);
             }
             OptArgIndexKey::None => {}
         }

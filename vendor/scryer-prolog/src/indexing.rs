@@ -2,9 +2,11 @@ use crate::atom_table::*;
 use crate::clause_deque::ClauseDeque;
 use crate::parser::ast::*;
 
+use crate::arena::*;
 use crate::forms::*;
 use crate::instructions::*;
-use crate::types::HeapCellValue;
+use crate::parser::dashu::{Integer, Rational};
+use crate::types::*;
 
 use fxhash::FxBuildHasher;
 use indexmap::IndexMap;
@@ -114,8 +116,8 @@ impl<'a> IndexingCodeMergingPtr<'a> {
         let mut constants = IndexMap::with_hasher(FxBuildHasher::default());
 
         match constant_key {
-            Some(OptArgIndexKey::Literal(_, _, constant, _)) => {
-                constants.insert(HeapCellValue::from(*constant), constant_ptr);
+            Some(OptArgIndexKey::Literal(_, _, constant)) => {
+                constants.insert(*constant, constant_ptr);
             }
             _ if constant_ptr.is_external() => {
                 // this must be a defunct clause, because it's been deleted
@@ -399,7 +401,7 @@ impl<'a> IndexingCodeMergingPtr<'a> {
 
         match structure_key {
             Some(OptArgIndexKey::Structure(_, _, name, arity)) => {
-                structures.insert((*name, *arity), structure_ptr);
+                structures.insert((*name, *arity as usize), structure_ptr);
             }
             _ => {
                 if let IndexingCodePtr::DynamicExternal(_) = structure_ptr {
@@ -643,24 +645,23 @@ pub(crate) fn merge_clause_index(
     );
 
     match &opt_arg_index_key {
-        OptArgIndexKey::Literal(_, index_loc, constant, ref overlapping_constants) => {
-            let offset = new_clause_loc - index_loc + 1;
-            merging_ptr.index_constant(HeapCellValue::from(*constant), offset);
+        OptArgIndexKey::Literal(_, index_loc, constant) => {
+            let offset = new_clause_loc - *index_loc as usize + 1;
+            merging_ptr.index_constant(*constant, offset);
 
-            if let Some(overlapping_constant) = overlapping_constants {
+            if let Some(overlapping_constant) = cell_key_alternatives(*constant) {
                 merging_ptr.offset = 0;
-                merging_ptr.index_overlapping_constant(
-                    HeapCellValue::from(*constant),
-                    HeapCellValue::from(*overlapping_constant),
-                    offset,
-                );
+                merging_ptr.index_overlapping_constant(*constant, overlapping_constant, offset);
             }
         }
         OptArgIndexKey::Structure(_, index_loc, name, arity) => {
-            merging_ptr.index_structure((*name, *arity), new_clause_loc - index_loc + 1);
+            merging_ptr.index_structure(
+                (*name, *arity as usize),
+                new_clause_loc - *index_loc as usize + 1,
+            );
         }
         OptArgIndexKey::List(_, index_loc) => {
-            merging_ptr.index_list(new_clause_loc - index_loc + 1);
+            merging_ptr.index_list(new_clause_loc - *index_loc as usize + 1);
         }
         OptArgIndexKey::None => {
             unreachable!()
@@ -677,14 +678,15 @@ pub(crate) fn merge_clause_index(
     }
 }
 
+/// Removes the clause at `offset` from the index of `constant` (a key cell of an
+/// [`OptArgIndexKey::Literal`]) and of its small-integer alternative.
 pub(crate) fn remove_constant_indices(
-    constant: Literal,
-    overlapping_constants: Option<Literal>,
+    constant: HeapCellValue,
     indexing_code: &mut [IndexingLine],
     offset: usize,
 ) {
     let mut index = 0;
-    let iter = once(&constant).chain(overlapping_constants.iter());
+    let iter = once(constant).chain(cell_key_alternatives(constant));
 
     match &mut indexing_code[index] {
         IndexingLine::Indexing(IndexingInstruction::SwitchOnTerm(_, _, ref mut c, ..)) => {
@@ -708,7 +710,7 @@ pub(crate) fn remove_constant_indices(
 
     let mut constants_index = 0;
 
-    for constant in iter.map(|l| HeapCellValue::from(*l)) {
+    for constant in iter {
         loop {
             match &mut indexing_code[index] {
                 IndexingLine::Indexing(IndexingInstruction::SwitchOnConstant(
@@ -1045,11 +1047,11 @@ pub(crate) fn remove_index(
     clause_loc: usize,
 ) {
     match opt_arg_index_key {
-        OptArgIndexKey::Literal(_, _, constant, ref overlapping_constants) => {
-            remove_constant_indices(*constant, *overlapping_constants, indexing_code, clause_loc);
+        OptArgIndexKey::Literal(_, _, constant) => {
+            remove_constant_indices(*constant, indexing_code, clause_loc);
         }
         OptArgIndexKey::Structure(_, _, name, arity) => {
-            remove_structure_index(*name, *arity, indexing_code, clause_loc);
+            remove_structure_index(*name, *arity as usize, indexing_code, clause_loc);
         }
         OptArgIndexKey::List(..) => {
             remove_list_index(indexing_code, clause_loc);
@@ -1116,6 +1118,29 @@ fn position_of_offset<T>(
     }
 
     code.iter().position(|line| offset_of(line) == offset)
+}
+
+/// Charon: [`constant_key_alternatives`] of a key cell (`HeapCellValue::from` of a
+/// `Literal`), as a cell.
+pub(crate) fn cell_key_alternatives(constant: HeapCellValue) -> Option<HeapCellValue> {
+    read_heap_cell!(constant,
+        (HeapCellValueTag::Cons, cons_ptr) => {
+            match_untyped_arena_ptr!(cons_ptr,
+                (ArenaHeaderTag::Integer, n) => {
+                    constant_key_alternatives(Literal::Integer(n)).map(HeapCellValue::from)
+                }
+                (ArenaHeaderTag::Rational, n) => {
+                    constant_key_alternatives(Literal::Rational(n)).map(HeapCellValue::from)
+                }
+                _ => {
+                    None
+                }
+            )
+        }
+        _ => {
+            None
+        }
+    )
 }
 
 pub(crate) fn constant_key_alternatives(constant: Literal) -> Option<Literal> {
@@ -1441,7 +1466,7 @@ impl<I: Indexer> CodeOffsets<I> {
         self.indices.lists().push_back(index);
     }
 
-    fn index_constant(&mut self, constant: Literal, index: usize) -> Option<Literal> {
+    fn index_constant(&mut self, constant: Literal, index: usize) {
         let overlapping_constant_opt = constant_key_alternatives(constant);
         let code = self
             .indices
@@ -1464,8 +1489,6 @@ impl<I: Indexer> CodeOffsets<I> {
 
             code.push_back(index);
         }
-
-        overlapping_constant_opt
     }
 
     fn index_structure(&mut self, name: Atom, arity: usize, index: usize) -> usize {
@@ -1490,25 +1513,34 @@ impl<I: Indexer> CodeOffsets<I> {
     ) {
         match optimal_arg {
             &Term::Clause(_, atom!("."), ref terms) if terms.len() == 2 => {
-                clause_index_info.opt_arg_index_key = OptArgIndexKey::List(self.optimal_index, 0);
+                clause_index_info.opt_arg_index_key =
+                    OptArgIndexKey::List(self.optimal_index as u32, 0);
                 self.index_list(index);
             }
             &Term::Cons(..) | &Term::PartialString(..) | &Term::CompleteString(..) => {
-                clause_index_info.opt_arg_index_key = OptArgIndexKey::List(self.optimal_index, 0);
+                clause_index_info.opt_arg_index_key =
+                    OptArgIndexKey::List(self.optimal_index as u32, 0);
                 self.index_list(index);
             }
             &Term::Clause(_, name, ref terms) => {
-                clause_index_info.opt_arg_index_key =
-                    OptArgIndexKey::Structure(self.optimal_index, 0, name, terms.len());
+                clause_index_info.opt_arg_index_key = OptArgIndexKey::Structure(
+                    self.optimal_index as u32,
+                    0,
+                    name,
+                    terms.len() as u32,
+                );
 
                 self.index_structure(name, terms.len(), index);
             }
             term if crate::codegen::unindexable_literal(term) => {}
             &Term::Literal(_, constant) => {
-                let overlapping_constants = self.index_constant(constant, index);
+                self.index_constant(constant, index);
 
-                clause_index_info.opt_arg_index_key =
-                    OptArgIndexKey::Literal(self.optimal_index, 0, constant, overlapping_constants);
+                clause_index_info.opt_arg_index_key = OptArgIndexKey::Literal(
+                    self.optimal_index as u32,
+                    0,
+                    HeapCellValue::from(constant),
+                );
             }
             _ => {}
         }

@@ -16,8 +16,8 @@ pub(crate) enum TermRef<'a> {
     Cons(Level, &'a Cell<RegType>, &'a Term, &'a Term),
     Literal(Level, &'a Cell<RegType>, &'a Literal),
     Clause(Level, &'a Cell<RegType>, Atom, &'a Vec<Term>),
-    PartialString(Level, &'a Cell<RegType>, Rc<String>, &'a Box<Term>),
-    CompleteString(Level, &'a Cell<RegType>, Rc<String>),
+    PartialString(Level, &'a Cell<RegType>, Rc<str>, &'a Box<Term>),
+    CompleteString(Level, &'a Cell<RegType>, Rc<str>),
     Var(Level, &'a Cell<VarReg>, VarPtr),
 }
 
@@ -29,9 +29,9 @@ pub(crate) enum TermIterState<'a> {
     Literal(Level, &'a Cell<RegType>, &'a Literal),
     InitialCons(Level, &'a Cell<RegType>, &'a Term, &'a Term),
     FinalCons(Level, &'a Cell<RegType>, &'a Term, &'a Term),
-    InitialPartialString(Level, &'a Cell<RegType>, Rc<String>, &'a Box<Term>),
-    FinalPartialString(Level, &'a Cell<RegType>, Rc<String>, &'a Box<Term>),
-    CompleteString(Level, &'a Cell<RegType>, Rc<String>),
+    InitialPartialString(Level, &'a Cell<RegType>, Rc<str>, &'a Box<Term>),
+    FinalPartialString(Level, &'a Cell<RegType>, Rc<str>, &'a Box<Term>),
+    CompleteString(Level, &'a Cell<RegType>, Rc<str>),
     Var(Level, &'a Cell<VarReg>, VarPtr),
 }
 

@@ -23,11 +23,11 @@ pub(crate) trait CompilationTarget<'a> {
     fn to_void(num_subterms: usize) -> Instruction;
     fn is_void_instr(instr: &Instruction) -> bool;
 
-    fn to_pstr(lvl: Level, string: Rc<String>, r: RegType) -> Instruction;
+    fn to_pstr(lvl: Level, string: Rc<str>, r: RegType) -> Instruction;
 
     /// A complete string: a partial string and its `[]` tail, or (in a head, where
     /// it is one instruction) `GetCompleteString`.
-    fn push_cstr(target: &mut CodeDeque, lvl: Level, string: Rc<String>, r: RegType) {
+    fn push_cstr(target: &mut CodeDeque, lvl: Level, string: Rc<str>, r: RegType) {
         target.push_back(Self::to_pstr(lvl, string, r));
         target.push_back(Self::constant_subterm(Literal::Atom(atom!("[]"))));
     }
@@ -76,11 +76,11 @@ impl<'a> CompilationTarget<'a> for FactInstruction {
         matches!(instr, &Instruction::UnifyVoid(_))
     }
 
-    fn to_pstr(lvl: Level, string: Rc<String>, r: RegType) -> Instruction {
+    fn to_pstr(lvl: Level, string: Rc<str>, r: RegType) -> Instruction {
         Instruction::GetPartialString(lvl, string, r)
     }
 
-    fn push_cstr(target: &mut CodeDeque, lvl: Level, string: Rc<String>, r: RegType) {
+    fn push_cstr(target: &mut CodeDeque, lvl: Level, string: Rc<str>, r: RegType) {
         if string.is_empty() {
             target.push_back(Self::to_pstr(lvl, string, r));
             target.push_back(Self::constant_subterm(Literal::Atom(atom!("[]"))));
@@ -147,7 +147,7 @@ impl<'a> CompilationTarget<'a> for QueryInstruction {
         Instruction::PutList(lvl, reg)
     }
 
-    fn to_pstr(lvl: Level, string: Rc<String>, r: RegType) -> Instruction {
+    fn to_pstr(lvl: Level, string: Rc<str>, r: RegType) -> Instruction {
         Instruction::PutPartialString(lvl, string, r)
     }
 

@@ -14,10 +14,10 @@ fn capture_offset(line: &Instruction, index: usize, stack: &mut Vec<usize>) -> b
             stack.push(index + offset);
         }
         &Instruction::DynamicElse(_, _, NextOrFail::Next(offset)) if offset > 0 => {
-            stack.push(index + offset);
+            stack.push(index + offset as usize);
         }
         &Instruction::DynamicInternalElse(_, _, NextOrFail::Next(offset)) if offset > 0 => {
-            stack.push(index + offset);
+            stack.push(index + offset as usize);
         }
         &Instruction::Proceed | &Instruction::JmpByCall(_) => {
             return true;

@@ -96,13 +96,19 @@ fn derelictize_try_me_else(
     match &mut code[index] {
         Instruction::DynamicElse(_, _, NextOrFail::Next(0)) => None,
         Instruction::DynamicElse(_, _, NextOrFail::Next(ref mut o)) => {
-            retraction_info.push_record(RetractionRecord::ReplacedDynamicElseOffset(index, *o));
-            Some(mem::replace(o, 0))
+            retraction_info.push_record(RetractionRecord::ReplacedDynamicElseOffset(
+                index,
+                *o as usize,
+            ));
+            Some(mem::replace(o, 0) as usize)
         }
         Instruction::DynamicInternalElse(_, _, NextOrFail::Next(0)) => None,
         Instruction::DynamicInternalElse(_, _, NextOrFail::Next(ref mut o)) => {
-            retraction_info.push_record(RetractionRecord::ReplacedDynamicElseOffset(index, *o));
-            Some(mem::replace(o, 0))
+            retraction_info.push_record(RetractionRecord::ReplacedDynamicElseOffset(
+                index,
+                *o as usize,
+            ));
+            Some(mem::replace(o, 0) as usize)
         }
         Instruction::DynamicElse(_, _, NextOrFail::Fail(_))
         | Instruction::DynamicInternalElse(_, _, NextOrFail::Fail(_)) => None,
@@ -168,7 +174,7 @@ fn find_outer_choice_instr(code: &Code, mut index: usize) -> usize {
             | Instruction::DynamicInternalElse(_, _, NextOrFail::Next(i))
                 if *i > 0 =>
             {
-                index += i;
+                index += *i as usize;
             }
             _ => {
                 return index;
@@ -526,7 +532,7 @@ fn internalize_choice_instr_at(
                 NextOrFail::Next(o),
             ));
 
-            match &mut code[instr_loc + o] {
+            match &mut code[instr_loc + o as usize] {
                 Instruction::RevJmpBy(p) if *p == 0 => {
                     code[instr_loc] = Instruction::DynamicElse(b, d, NextOrFail::Fail(o));
                 }
@@ -540,9 +546,11 @@ fn internalize_choice_instr_at(
             *o = NextOrFail::Fail(0);
         }
         &mut Instruction::DynamicInternalElse(b, d, NextOrFail::Next(o)) => {
-            retraction_info.push_record(RetractionRecord::ReplacedDynamicElseOffset(instr_loc, o));
+            retraction_info.push_record(RetractionRecord::ReplacedDynamicElseOffset(
+                instr_loc, o as usize,
+            ));
 
-            match &mut code[instr_loc + o] {
+            match &mut code[instr_loc + o as usize] {
                 Instruction::RevJmpBy(p) if *p == 0 => {
                     code[instr_loc] = Instruction::DynamicInternalElse(b, d, NextOrFail::Fail(o));
                 }
@@ -595,14 +603,16 @@ fn thread_choice_instr_at_to(
             | Instruction::DynamicInternalElse(_, _, NextOrFail::Next(ref mut o))
                 if target_loc >= instr_loc =>
             {
-                retraction_info
-                    .push_record(RetractionRecord::ReplacedDynamicElseOffset(instr_loc, *o));
-                *o = target_loc - instr_loc;
+                retraction_info.push_record(RetractionRecord::ReplacedDynamicElseOffset(
+                    instr_loc,
+                    *o as usize,
+                ));
+                *o = NextOrFail::offset(target_loc - instr_loc);
                 return;
             }
             Instruction::DynamicElse(_, _, NextOrFail::Next(o))
             | Instruction::DynamicInternalElse(_, _, NextOrFail::Next(o)) => {
-                instr_loc += *o;
+                instr_loc += *o as usize;
             }
             Instruction::TryMeElse(o) | Instruction::RetryMeElse(o) => {
                 instr_loc += *o;
@@ -625,13 +635,13 @@ fn thread_choice_instr_at_to(
                     "dynamic_else",
                     birth,
                     death,
-                    NextOrFail::Next(target_loc - instr_loc)
+                    NextOrFail::Next(NextOrFail::offset(target_loc - instr_loc))
                 );
 
                 return;
             }
             Instruction::DynamicElse(_, _, NextOrFail::Fail(o)) if *o > 0 => {
-                instr_loc += *o;
+                instr_loc += *o as usize;
             }
             &mut Instruction::DynamicInternalElse(birth, death, ref mut fail)
                 if target_loc >= instr_loc =>
@@ -642,13 +652,13 @@ fn thread_choice_instr_at_to(
                     "dynamic_internal_else",
                     birth,
                     death,
-                    NextOrFail::Next(target_loc - instr_loc)
+                    NextOrFail::Next(NextOrFail::offset(target_loc - instr_loc))
                 );
 
                 return;
             }
             Instruction::DynamicInternalElse(_, _, NextOrFail::Fail(o)) if *o > 0 => {
-                instr_loc += *o;
+                instr_loc += *o as usize;
             }
             Instruction::TrustMe(ref mut o) if target_loc >= instr_loc => {
                 retraction_info.push_record(
@@ -961,7 +971,7 @@ fn prepend_compiled_clause(
                         *o = prepend_queue_len - 2;
                     }
                     Instruction::DynamicInternalElse(_, _, ref mut o @ NextOrFail::Next(0)) => {
-                        *o = NextOrFail::Fail(prepend_queue_len - 2);
+                        *o = NextOrFail::Fail(NextOrFail::offset(prepend_queue_len - 2));
                     }
                     _ => {
                         unreachable!();

@@ -455,9 +455,9 @@ impl Machine {
             match self.code[p] {
                 Instruction::DynamicElse(birth, death, NextOrFail::Next(i)) => {
                     if birth < self.machine_st.cc && Death::Finite(self.machine_st.cc) <= death {
-                        return Some((p, i));
+                        return Some((p, i as usize));
                     } else if i > 0 {
-                        p += i;
+                        p += i as usize;
                     } else {
                         return None;
                     }
@@ -471,9 +471,9 @@ impl Machine {
                 }
                 Instruction::DynamicInternalElse(birth, death, NextOrFail::Next(i)) => {
                     if birth < self.machine_st.cc && Death::Finite(self.machine_st.cc) <= death {
-                        return Some((p, i));
+                        return Some((p, i as usize));
                     } else if i > 0 {
-                        p += i;
+                        p += i as usize;
                     } else {
                         return None;
                     }
@@ -781,7 +781,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             try_numeric_result!(add(n1, n2, &mut self.machine_st.arena), stub_gen)
                         );
@@ -794,7 +794,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             try_numeric_result!(sub(n1, n2, &mut self.machine_st.arena), stub_gen)
                         );
@@ -807,7 +807,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             try_numeric_result!(mul(n1, n2, &mut self.machine_st.arena), stub_gen)
                         );
@@ -818,7 +818,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] =
+                        self.machine_st.interms[t as usize - 1] =
                             try_or_throw_gen!(&mut self.machine_st, max(n1, n2));
 
                         self.machine_st.p += 1;
@@ -827,7 +827,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] =
+                        self.machine_st.interms[t as usize - 1] =
                             try_or_throw_gen!(&mut self.machine_st, min(n1, n2));
 
                         self.machine_st.p += 1;
@@ -836,7 +836,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             int_pow(n1, n2, &mut self.machine_st.arena)
                         );
@@ -847,7 +847,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             gcd(n1, n2, &mut self.machine_st.arena)
                         );
@@ -858,7 +858,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] =
+                        self.machine_st.interms[t as usize - 1] =
                             try_or_throw_gen!(&mut self.machine_st, pow(n1, n2, atom!("**")));
 
                         self.machine_st.p += 1;
@@ -875,7 +875,7 @@ impl Machine {
                             self.machine_st.get_rational(a2, stub_gen)
                         );
 
-                        self.machine_st.interms[t - 1] = Number::Rational(arena_alloc!(
+                        self.machine_st.interms[t as usize - 1] = Number::Rational(arena_alloc!(
                             try_or_throw_gen!(&mut self.machine_st, rdiv(r1, r2)),
                             &mut self.machine_st.arena
                         ));
@@ -886,7 +886,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             int_floor_div(n1, n2, &mut self.machine_st.arena)
                         );
@@ -897,7 +897,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             idiv(n1, n2, &mut self.machine_st.arena)
                         );
@@ -907,25 +907,27 @@ impl Machine {
                     &Instruction::Abs(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = abs(n1, &mut self.machine_st.arena);
+                        self.machine_st.interms[t as usize - 1] =
+                            abs(n1, &mut self.machine_st.arena);
                         self.machine_st.p += 1;
                     }
                     &Instruction::Sign(ref a1, t) => {
                         let n = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = n.sign();
+                        self.machine_st.interms[t as usize - 1] = n.sign();
                         self.machine_st.p += 1;
                     }
                     &Instruction::Neg(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = neg(n1, &mut self.machine_st.arena);
+                        self.machine_st.interms[t as usize - 1] =
+                            neg(n1, &mut self.machine_st.arena);
                         self.machine_st.p += 1;
                     }
                     &Instruction::BitwiseComplement(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             bitwise_complement(n1, &mut self.machine_st.arena)
                         );
@@ -936,7 +938,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] =
+                        self.machine_st.interms[t as usize - 1] =
                             try_or_throw_gen!(&mut self.machine_st, div(n1, n2));
 
                         self.machine_st.p += 1;
@@ -945,7 +947,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             shr(n1, n2, &mut self.machine_st.arena)
                         );
@@ -956,7 +958,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             shl(n1, n2, &mut self.machine_st.arena)
                         );
@@ -967,7 +969,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             xor(n1, n2, &mut self.machine_st.arena)
                         );
@@ -978,7 +980,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             and(n1, n2, &mut self.machine_st.arena)
                         );
@@ -989,7 +991,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             or(n1, n2, &mut self.machine_st.arena)
                         );
@@ -1000,7 +1002,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             modulus(n1, n2, &mut self.machine_st.arena)
                         );
@@ -1011,7 +1013,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             remainder(n1, n2, &mut self.machine_st.arena)
                         );
@@ -1021,7 +1023,7 @@ impl Machine {
                     &Instruction::Cos(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, cos(n1)),
                         ));
 
@@ -1030,7 +1032,7 @@ impl Machine {
                     &Instruction::Sin(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, sin(n1)),
                         ));
 
@@ -1039,7 +1041,7 @@ impl Machine {
                     &Instruction::Tan(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, tan(n1)),
                         ));
 
@@ -1048,7 +1050,7 @@ impl Machine {
                     &Instruction::Sqrt(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, sqrt(n1)),
                         ));
 
@@ -1057,7 +1059,7 @@ impl Machine {
                     &Instruction::Log(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, log(n1)),
                         ));
 
@@ -1066,7 +1068,7 @@ impl Machine {
                     &Instruction::Exp(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, exp(n1)),
                         ));
 
@@ -1075,7 +1077,7 @@ impl Machine {
                     &Instruction::ACos(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, acos(n1)),
                         ));
 
@@ -1084,7 +1086,7 @@ impl Machine {
                     &Instruction::ASin(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, asin(n1)),
                         ));
 
@@ -1093,7 +1095,7 @@ impl Machine {
                     &Instruction::ATan(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, atan(n1)),
                         ));
 
@@ -1103,7 +1105,7 @@ impl Machine {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
                         let n2 = try_or_throw!(self.machine_st, self.machine_st.get_number(a2));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, atan2(n1, n2)),
                         ));
 
@@ -1112,7 +1114,7 @@ impl Machine {
                     &Instruction::Float(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, float(n1)),
                         ));
 
@@ -1121,13 +1123,14 @@ impl Machine {
                     &Instruction::Truncate(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = truncate(n1, &mut self.machine_st.arena);
+                        self.machine_st.interms[t as usize - 1] =
+                            truncate(n1, &mut self.machine_st.arena);
                         self.machine_st.p += 1;
                     }
                     &Instruction::Round(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = try_or_throw_gen!(
+                        self.machine_st.interms[t as usize - 1] = try_or_throw_gen!(
                             &mut self.machine_st,
                             round(n1, &mut self.machine_st.arena)
                         );
@@ -1137,19 +1140,21 @@ impl Machine {
                     &Instruction::Ceiling(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = ceiling(n1, &mut self.machine_st.arena);
+                        self.machine_st.interms[t as usize - 1] =
+                            ceiling(n1, &mut self.machine_st.arena);
                         self.machine_st.p += 1;
                     }
                     &Instruction::Floor(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = floor(n1, &mut self.machine_st.arena);
+                        self.machine_st.interms[t as usize - 1] =
+                            floor(n1, &mut self.machine_st.arena);
                         self.machine_st.p += 1;
                     }
                     &Instruction::FloatFractionalPart(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, float_fractional_part(n1)),
                         ));
 
@@ -1158,7 +1163,7 @@ impl Machine {
                     &Instruction::FloatIntegerPart(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = Number::Float(OrderedFloat(
+                        self.machine_st.interms[t as usize - 1] = Number::Float(OrderedFloat(
                             try_or_throw_gen!(&mut self.machine_st, float_integer_part(n1)),
                         ));
 
@@ -1167,7 +1172,7 @@ impl Machine {
                     &Instruction::Plus(ref a1, t) => {
                         let n1 = try_or_throw!(self.machine_st, self.machine_st.get_number(a1));
 
-                        self.machine_st.interms[t - 1] = n1;
+                        self.machine_st.interms[t as usize - 1] = n1;
                         self.machine_st.p += 1;
                     }
                     &Instruction::DynamicElse(..) => {
@@ -2936,7 +2941,7 @@ impl Machine {
                         self.machine_st.heap[0] = self.machine_st[reg];
 
                         let mut h = 0;
-                        let mut string_cursor = string.as_str();
+                        let mut string_cursor = &string[..];
 
                         if self.machine_st.heap[0].is_stack_var() {
                             let cell = self

@@ -772,31 +772,25 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                         };
 
                         match index_key {
-                            OptArgIndexKey::Literal(
-                                _,
-                                index_loc,
-                                constant,
-                                overlapping_constants,
-                            ) => {
+                            OptArgIndexKey::Literal(_, index_loc, constant) => {
                                 remove_constant_indices(
                                     constant,
-                                    overlapping_constants,
                                     indexing_code,
-                                    clause_loc - index_loc, // WAS: &inner_index_locs,
+                                    clause_loc - index_loc as usize, // WAS: &inner_index_locs,
                                 );
                             }
                             OptArgIndexKey::Structure(_, index_loc, name, arity) => {
                                 remove_structure_index(
                                     name,
-                                    arity,
+                                    arity as usize,
                                     indexing_code,
-                                    clause_loc - index_loc, // WAS: &inner_index_locs,
+                                    clause_loc - index_loc as usize, // WAS: &inner_index_locs,
                                 );
                             }
                             OptArgIndexKey::List(_, index_loc) => {
                                 remove_list_index(
                                     indexing_code,
-                                    clause_loc - index_loc, // WAS: &inner_index_locs,
+                                    clause_loc - index_loc as usize, // WAS: &inner_index_locs,
                                 );
                             }
                             OptArgIndexKey::None => {
@@ -1038,7 +1032,7 @@ impl<'a, LS: LoadState<'a>> Loader<'a, LS> {
                     match self.wam_prelude.code[instr_loc] {
                         Instruction::DynamicElse(_, _, NextOrFail::Next(ref mut o))
                         | Instruction::DynamicInternalElse(_, _, NextOrFail::Next(ref mut o)) => {
-                            *o = next;
+                            *o = NextOrFail::offset(next);
                         }
                         _ => {}
                     }
@@ -1418,10 +1412,10 @@ impl MachineState {
 
                     match as_partial_string(head, tail) {
                         Ok((string, Some(tail))) => {
-                            term_stack.push(Term::PartialString(Cell::default(), Rc::new(string), tail));
+                            term_stack.push(Term::PartialString(Cell::default(), Rc::from(string), tail));
                         }
                         Ok((string, None)) => {
-                            term_stack.push(Term::CompleteString(Cell::default(), Rc::new(string)));
+                            term_stack.push(Term::CompleteString(Cell::default(), Rc::from(string)));
                         }
                         Err(cons_term) => term_stack.push(cons_term),
                     }
@@ -1462,12 +1456,12 @@ impl MachineState {
                     term_stack.push(if matches!(tail, Term::Literal(_, Literal::Atom(atom!("[]")))) {
                         Term::CompleteString(
                             Cell::default(),
-                            Rc::new(string.to_owned()),
+                            Rc::from(string),
                         )
                     } else {
                         Term::PartialString(
                             Cell::default(),
-                            Rc::new(string.to_owned()),
+                            Rc::from(string),
                             Box::new(tail),
                         )
                     });

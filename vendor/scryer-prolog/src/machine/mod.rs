@@ -659,10 +659,11 @@ impl Machine {
     fn next_applicable_clause(&mut self, mut offset: usize) -> Option<usize> {
         while !self.next_clause_applicable(self.machine_st.p + offset + 1) {
             match &self.code[self.machine_st.p + offset] {
-                &Instruction::DefaultRetryMeElse(o)
-                | &Instruction::RetryMeElse(o)
-                | &Instruction::DynamicElse(.., NextOrFail::Next(o))
-                | &Instruction::DynamicInternalElse(.., NextOrFail::Next(o)) => offset += o,
+                &Instruction::DefaultRetryMeElse(o) | &Instruction::RetryMeElse(o) => offset += o,
+                &Instruction::DynamicElse(.., NextOrFail::Next(o))
+                | &Instruction::DynamicInternalElse(.., NextOrFail::Next(o)) => {
+                    offset += o as usize
+                }
                 _ => {
                     return None;
                 }

@@ -1525,13 +1525,6 @@ impl Machine {
             }
         };
 
-        // The head's argument at `arg` (1-based) as an atom or a small integer.
-        #[derive(PartialEq)]
-        enum Atomic {
-            Atom(Atom),
-            Fixnum(i64),
-        }
-
         let head_args = read_heap_cell!(head,
             (HeapCellValueTag::Str, s) => {
                 Some(s)
@@ -1546,19 +1539,9 @@ impl Machine {
             if arg == 0 || arg > key.1 {
                 return None;
             }
-            let value = self
-                .machine_st
-                .store(self.machine_st.deref(self.machine_st.heap[s + arg]));
-            read_heap_cell!(value,
-                (HeapCellValueTag::Atom, (name, arity)) => {
-                    (arity == 0).then_some(Atomic::Atom(name))
-                }
-                (HeapCellValueTag::Fixnum, n) => {
-                    Some(Atomic::Fixnum(n.get_num()))
-                }
-                _ => {
-                    None
-                }
+            Atomic::of(
+                self.machine_st
+                    .store(self.machine_st.deref(self.machine_st.heap[s + arg])),
             )
         };
 
@@ -1616,11 +1599,8 @@ impl Machine {
                 }
                 match (&clause.opt_arg_index_key, &arg_cache.as_ref().unwrap().1) {
                     (_, None) => false,
-                    (OptArgIndexKey::Literal(_, _, Literal::Atom(a), _), Some(value)) => {
-                        *value != Atomic::Atom(*a)
-                    }
-                    (OptArgIndexKey::Literal(_, _, Literal::Fixnum(n), _), Some(value)) => {
-                        *value != Atomic::Fixnum(n.get_num())
+                    (OptArgIndexKey::Literal(_, _, constant), Some(value)) => {
+                        Atomic::of(*constant).is_some_and(|c| c != *value)
                     }
                     (OptArgIndexKey::Structure(_, _, _, arity), Some(_)) => *arity > 0,
                     _ => false,
@@ -9958,23 +9938,16 @@ fn check_indexed_candidates() -> bool {
     *CHECK.get_or_init(|| std::env::var_os("CHARON_ENGINE_CHECK_INDEX").is_some_and(|v| v == "1"))
 }
 
-/// Charon: the positions of the clauses that can match a head whose arguments
-/// start at `head_args` by their index keys (the scan of
-/// `Machine::clause_candidates`, without the float and big-number keys it keeps),
-/// which [`check_indexed_candidates`] checks the index's answer covers.
-fn scanned_clause_positions(
-    machine_st: &MachineState,
-    skeleton: &PredicateSkeleton,
-    head_args: Option<usize>,
-) -> Vec<usize> {
-    #[derive(PartialEq)]
-    enum Atomic {
-        Atom(Atom),
-        Fixnum(i64),
-    }
+/// Charon: an index key or a head's argument (a cell) as an atom or a small
+/// integer, the keys `'$clause_candidates'/3` compares a bound argument with.
+#[derive(PartialEq)]
+enum Atomic {
+    Atom(Atom),
+    Fixnum(i64),
+}
 
-    let atomic_arg = |arg: usize| -> Option<Atomic> {
-        let value = machine_st.store(machine_st.deref(machine_st.heap[head_args? + arg]));
+impl Atomic {
+    fn of(value: HeapCellValue) -> Option<Atomic> {
         read_heap_cell!(value,
             (HeapCellValueTag::Atom, (name, arity)) => {
                 (arity == 0).then_some(Atomic::Atom(name))
@@ -9986,6 +9959,20 @@ fn scanned_clause_positions(
                 None
             }
         )
+    }
+}
+
+/// Charon: the positions of the clauses that can match a head whose arguments
+/// start at `head_args` by their index keys (the scan of
+/// `Machine::clause_candidates`, without the float and big-number keys it keeps),
+/// which [`check_indexed_candidates`] checks the index's answer covers.
+fn scanned_clause_positions(
+    machine_st: &MachineState,
+    skeleton: &PredicateSkeleton,
+    head_args: Option<usize>,
+) -> Vec<usize> {
+    let atomic_arg = |arg: usize| -> Option<Atomic> {
+        Atomic::of(machine_st.store(machine_st.deref(machine_st.heap[head_args? + arg])))
     };
 
     (0..skeleton.clauses.len())
@@ -9996,17 +9983,14 @@ fn scanned_clause_positions(
                 return true;
             };
             match key {
-                OptArgIndexKey::Literal(_, _, Literal::Atom(a), _) => value == Atomic::Atom(*a),
-                OptArgIndexKey::Literal(_, _, Literal::Fixnum(n), _) => {
-                    value == Atomic::Fixnum(n.get_num())
-                }
                 OptArgIndexKey::Structure(_, _, _, arity) => *arity == 0,
                 // A float, or a big number: it is filed under its small integer
                 // (`Some(Fixnum)`) if it is one, and matches nothing else here.
-                OptArgIndexKey::Literal(_, _, _, Some(Literal::Fixnum(n))) => {
-                    value == Atomic::Fixnum(n.get_num())
-                }
-                OptArgIndexKey::Literal(..) => false,
+                OptArgIndexKey::Literal(_, _, constant) => Atomic::of(*constant)
+                    .or_else(|| {
+                        crate::indexing::cell_key_alternatives(*constant).and_then(Atomic::of)
+                    })
+                    .is_some_and(|c| c == value),
                 // A list (a cons: `[]` is an atom) matches no atom or integer.
                 OptArgIndexKey::List(..) => false,
                 _ => true,

@@ -863,8 +863,8 @@ pub enum Term {
     Literal(Cell<RegType>, Literal),
     // PartialString wraps a String in anticipation of it absorbing
     // other PartialString variants in as_partial_string.
-    PartialString(Cell<RegType>, Rc<String>, Box<Term>),
-    CompleteString(Cell<RegType>, Rc<String>),
+    PartialString(Cell<RegType>, Rc<str>, Box<Term>),
+    CompleteString(Cell<RegType>, Rc<str>),
     Var(Cell<VarReg>, VarPtr),
 }
 

@@ -112,7 +112,7 @@ pub(crate) fn as_partial_string(
                 tail_ref = tail;
             }
             Term::CompleteString(_, cstr) => {
-                string += cstr.as_str();
+                string += &cstr[..];
                 tail = Term::Literal(Cell::default(), Literal::Atom(atom!("[]")));
                 break;
             }
@@ -401,7 +401,7 @@ impl<'a, R: CharRead> Parser<'a, R> {
             Token::String(s) => {
                 debug_assert!(self.lexer.machine_st.flags.double_quotes.is_chars());
                 self.terms
-                    .push(Term::CompleteString(Cell::default(), Rc::new(s)));
+                    .push(Term::CompleteString(Cell::default(), Rc::from(s)));
                 TokenType::Term
             }
             Token::Literal(c) => {
@@ -557,10 +557,10 @@ impl<'a, R: CharRead> Parser<'a, R> {
 
                     self.terms.push(match as_partial_string(head, tail) {
                         Ok((string_buf, Some(tail))) => {
-                            Term::PartialString(Cell::default(), Rc::new(string_buf), tail)
+                            Term::PartialString(Cell::default(), Rc::from(string_buf), tail)
                         }
                         Ok((string_buf, None)) => {
-                            Term::CompleteString(Cell::default(), Rc::new(string_buf))
+                            Term::CompleteString(Cell::default(), Rc::from(string_buf))
                         }
                         Err(term) => term,
                     });
@@ -742,10 +742,10 @@ impl<'a, R: CharRead> Parser<'a, R> {
         self.terms.push(match list {
             Term::Cons(_, head, tail) => match as_partial_string(*head, *tail) {
                 Ok((string_buf, Some(tail))) => {
-                    Term::PartialString(Cell::default(), Rc::new(string_buf), tail)
+                    Term::PartialString(Cell::default(), Rc::from(string_buf), tail)
                 }
                 Ok((string_buf, None)) => {
-                    Term::CompleteString(Cell::default(), Rc::new(string_buf))
+                    Term::CompleteString(Cell::default(), Rc::from(string_buf))
                 }
                 Err(term) => term,
             },
