@@ -850,10 +850,11 @@ const _: () = assert!(std::mem::size_of::<OptArgIndexKey>() == 24);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<ClauseIndexInfo>() == 32);
 
-/// A code location as kept in an [`OptArgIndexKey`].
+/// A code location, an argument's number or an arity as kept in an
+/// [`OptArgIndexKey`].
 #[inline]
-pub(crate) fn index_loc_u32(loc: usize) -> u32 {
-    u32::try_from(loc).expect("code locations beyond u32::MAX are not supported")
+pub(crate) fn key_u32(n: usize) -> u32 {
+    u32::try_from(n).expect("code locations and arities below 2^32")
 }
 
 impl OptArgIndexKey {
@@ -896,7 +897,7 @@ impl OptArgIndexKey {
             OptArgIndexKey::Literal(_, ref mut loc, ..)
             | OptArgIndexKey::Structure(_, ref mut loc, ..)
             | OptArgIndexKey::List(_, ref mut loc) => {
-                *loc = index_loc_u32(value);
+                *loc = key_u32(value);
             }
             OptArgIndexKey::None => {}
         }
@@ -910,7 +911,7 @@ impl AddAssign<usize> for OptArgIndexKey {
             OptArgIndexKey::Literal(_, ref mut o, ..)
             | OptArgIndexKey::List(_, ref mut o)
             | OptArgIndexKey::Structure(_, ref mut o, ..) => {
-                *o = index_loc_u32(*o as usize + n);
+                *o = key_u32(*o as usize + n);
             }
             OptArgIndexKey::None => {}
         }

@@ -1514,20 +1514,20 @@ impl<I: Indexer> CodeOffsets<I> {
         match optimal_arg {
             &Term::Clause(_, atom!("."), ref terms) if terms.len() == 2 => {
                 clause_index_info.opt_arg_index_key =
-                    OptArgIndexKey::List(self.optimal_index as u32, 0);
+                    OptArgIndexKey::List(key_u32(self.optimal_index), 0);
                 self.index_list(index);
             }
             &Term::Cons(..) | &Term::PartialString(..) | &Term::CompleteString(..) => {
                 clause_index_info.opt_arg_index_key =
-                    OptArgIndexKey::List(self.optimal_index as u32, 0);
+                    OptArgIndexKey::List(key_u32(self.optimal_index), 0);
                 self.index_list(index);
             }
             &Term::Clause(_, name, ref terms) => {
                 clause_index_info.opt_arg_index_key = OptArgIndexKey::Structure(
-                    self.optimal_index as u32,
+                    key_u32(self.optimal_index),
                     0,
                     name,
-                    terms.len() as u32,
+                    key_u32(terms.len()),
                 );
 
                 self.index_structure(name, terms.len(), index);
@@ -1537,7 +1537,7 @@ impl<I: Indexer> CodeOffsets<I> {
                 self.index_constant(constant, index);
 
                 clause_index_info.opt_arg_index_key = OptArgIndexKey::Literal(
-                    self.optimal_index as u32,
+                    key_u32(self.optimal_index),
                     0,
                     HeapCellValue::from(constant),
                 );

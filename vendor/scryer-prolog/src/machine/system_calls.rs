@@ -9984,8 +9984,10 @@ fn scanned_clause_positions(
             };
             match key {
                 OptArgIndexKey::Structure(_, _, _, arity) => *arity == 0,
-                // A float, or a big number: it is filed under its small integer
-                // (`Some(Fixnum)`) if it is one, and matches nothing else here.
+                // A float or another constant matches no atom or small integer. (A
+                // big number equal to a small integer would be filed under that
+                // integer too; the code generator gives big numbers no key at all,
+                // `unindexable_literal`, so none comes here.)
                 OptArgIndexKey::Literal(_, _, constant) => Atomic::of(*constant)
                     .or_else(|| {
                         crate::indexing::cell_key_alternatives(*constant).and_then(Atomic::of)
