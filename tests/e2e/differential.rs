@@ -1066,6 +1066,10 @@ const REPROS: &[(&str, &str)] = &[
         "facts_beside_entries",
         r#"[[["k1","one"],["k2","two"]],[["k1","one"],["k2","two"]],[],[["e","d"]],[["a","x"],["b","y"],["r","x"],["c","z"]],[["b","y"],["r","x"]],[],[],[["z","true"]]]"#,
     ),
+    (
+        "asserta_beside_structure_keys",
+        r#"[["true","true"],["true","true"],["a","f","a"],["true","true"]]"#,
+    ),
 ];
 
 /// The tag idioms as four calls, then the tags: SWI-Prolog's answers.

@@ -325,3 +325,27 @@ facts_beside_entries([L1, L2, L3, L4, L5, L6, L7, L8, L9]) :-
     findall([K, V], eb(K, V), L7),
     findall([K, B], clause(eb(K, _), B), L8),
     findall([N, B], clause(ec(N), B), L9).
+
+:- dynamic(ia/2).
+:- dynamic(iz/0).
+ia(f(X), Y) :- Y = X.
+
+%! asserta_beside_structure_keys(-L:list(list(atom))) is det.
+%
+%  A clause asserta'd and one assertz'd with one constant key, in a predicate whose
+%  clause loaded from the file is indexed on a structure: a call by that key meets
+%  both (the engine met the assertz'd one only), as do clause/2 by the key and a
+%  call with the argument unbound; then the same for an arity-0 predicate, whose
+%  clause/2 goes through '$clause'/2 (whose loaded entries have structure keys).
+%  SWI-Prolog: [[true,true],[true,true],[a,f,a],[true,true]].
+asserta_beside_structure_keys([L1, L2, L3, L4]) :-
+    retractall(ia(a, _)),
+    retractall(iz),
+    asserta(ia(a, true)),
+    assertz(ia(a, true)),
+    findall(B, ia(a, B), L1),
+    findall(B, clause(ia(a, _), B), L2),
+    findall(N, ( ia(K, _), functor(K, N, _) ), L3),
+    asserta(iz),
+    assertz(iz),
+    findall(B, clause(iz, B), L4).

@@ -88,6 +88,26 @@ fn lower_bound_of_target_clause(skeleton: &mut PredicateSkeleton, target_pos: us
     index.clamp(0, skeleton.clauses.len() - 2)
 }
 
+/// Charon (CHARON.md item 29): the first position of the indexed run (its indexing
+/// code at `index_loc`) that holds position `pos`. Clauses asserta/1 joined to the
+/// run sit before `pos` at the front of the skeleton, where
+/// `lower_bound_of_target_clause` does not look for them (it finds the run's first
+/// clause after them); a run's clauses are contiguous, so those before it are in
+/// other runs and a binary search finds where it starts.
+fn first_of_run(
+    clauses: &crate::clause_deque::ClauseDeque<ClauseIndexInfo>,
+    pos: usize,
+    index_loc: usize,
+) -> usize {
+    let in_run = |c: &ClauseIndexInfo| c.opt_arg_index_key.switch_on_term_loc() == Some(index_loc);
+
+    if pos == 0 || !clauses.get(pos - 1).is_some_and(in_run) {
+        return pos;
+    }
+
+    clauses.partition_point_in(0..pos, |c| !in_run(c))
+}
+
 fn derelictize_try_me_else(
     code: &mut Code,
     index: usize,
@@ -1121,7 +1141,8 @@ fn append_compiled_clause(
 
             let target_indexing_line = code[index_loc].to_indexing_line_mut().unwrap();
 
-            let run = lower_bound..skeleton.clauses.len();
+            let run =
+                first_of_run(&skeleton.clauses, lower_bound, index_loc)..skeleton.clauses.len();
 
             merge_clause_index(
                 target_indexing_line,
