@@ -7,7 +7,9 @@
 //!   bound or not, retractall, lookups bound on either argument, both or neither,
 //!   clause/2, retract and assert inside a running iteration, forall over clause/2,
 //!   abolish, the upsert and delete idioms, consult and reconsult of the files that
-//!   define a predicate, a consult inside a running iteration) over small domains of keys and values,
+//!   define a predicate, a consult inside a running iteration, asserts at both ends
+//!   and retracts after a file's clauses of every kind of first argument) over small
+//!   domains of keys and values,
 //!   so that the same clause is asserted twice and retracted while it is listed.
 //!   Each sequence runs through Charon's library with one and two workers, the
 //!   answer cache off and on, and through one `swipl` process that consults the
@@ -398,14 +400,26 @@ fn mix_key(r: &mut Rng) -> Value {
 fn tag_key(r: &mut Rng) -> Value {
     json!(format!("k{}", r.range(0, 2)))
 }
-/// One of the two files that define `cf/2`, by its path (consult/1 and reconsult).
-fn cf_file(r: &mut Rng) -> Value {
-    let name = r.pick(&["cf_a.pl", "cf_b.pl"]);
+/// One of `names`, files beside `kv.pl`, by its path (for consult/1 and reconsult).
+fn differential_file(r: &mut Rng, names: &[&str]) -> Value {
+    let name = r.pick(names);
     json!(
         fixture(&format!("differential/{name}"))
             .display()
             .to_string()
     )
+}
+/// One of the two files that define `cf/2`.
+fn cf_file(r: &mut Rng) -> Value {
+    differential_file(r, &["cf_a.pl", "cf_b.pl"])
+}
+/// One of the two files that define `lm/2`.
+fn lm_file(r: &mut Rng) -> Value {
+    differential_file(r, &["lm_a.pl", "lm_b.pl"])
+}
+/// The number of one of `kv.pl`'s lm/2 keys (`lm_key/2`).
+fn lm_key(r: &mut Rng) -> Value {
+    json!(r.range(0, 9))
 }
 
 fn tag(r: &mut Rng) -> Value {
@@ -473,11 +487,19 @@ const KV_OPS: &[(&str, u64, Gen)] = &[
     ("mix_vals", 3, |r| vec![mix_key(r)]),
     ("mix_clauses", 3, |r| vec![mix_key(r)]),
     ("mix_sweep", 1, |r| vec![mix_key(r)]),
+    ("load_lm", 4, |r| vec![lm_file(r)]),
+    ("add_lm", 4, |r| vec![lm_key(r), val(r)]),
+    ("add_lm_a", 4, |r| vec![lm_key(r), val(r)]),
+    ("take_lm", 3, |r| vec![lm_key(r)]),
+    ("drop_lm", 1, |r| vec![lm_key(r)]),
+    ("lm_vals", 4, |r| vec![lm_key(r)]),
+    ("lm_clauses", 2, |r| vec![lm_key(r)]),
+    ("lm_all", 2, |_| vec![]),
 ];
 
 /// The dynamic predicates whose changes a failed call undoes (the driver's side of
 /// DIFFERENCES.md, entry 1).
-const KV_TABLES: &str = "[kv/2, tag/2, cf/2, mix/2]";
+const KV_TABLES: &str = "[kv/2, tag/2, cf/2, mix/2, lm/2]";
 
 /// `ops` random calls of `KV_OPS`, in episodes of up to `episode` calls that each
 /// start with `reset`.

@@ -1,3 +1,15 @@
+"""One random program for the engine against SWI-Prolog (vendor/scryer-prolog/CHARON.md,
+item 30): a dynamic q/2 with clauses loaded from the file, then asserta/1, assertz/1 and
+retract/1 with keys of every kind, then calls by each key and clause/2.
+
+    python3 asserta_fuzz_gen.py SEED > p.pl
+    scryer-prolog -g "t, halt" p.pl     # the engine's binary (charon-scryer-prolog)
+    swipl -g "t, halt" p.pl
+
+The two outputs must be equal once variable names are blanked
+(sed 's/_[0-9A-Z]*/_/g'). The goal avoids ignore/1 and forall/2, which the engine's
+binary does not load for -g goals.
+"""
 import random, sys
 seed=int(sys.argv[1]); r=random.Random(seed)
 loaded=r.choice(["q(f(X), X).", "q(f(x), 1).\nq(g(y), 2).", "q(a, 0).\nq(f(z), 3).", "q(X, 9) :- X = f(w).", "q([h], 4)."])

@@ -18,6 +18,7 @@
 :- dynamic(tag/2).
 :- dynamic(cf/2).
 :- dynamic(mix/2).
+:- dynamic(lm/2).
 
 kv(1, 1).
 kv(1, 2).
@@ -246,7 +247,8 @@ reset :-
     retractall(tag(_, _)),
     assertz(tag(k0, t00)),
     retractall(cf(_, _)),
-    retractall(mix(_, _)).
+    retractall(mix(_, _)),
+    retractall(lm(_, _)).
 
 %! put_tag(+K:atom, +T:atom) is det.
 %
@@ -354,3 +356,64 @@ mix_clauses(K, L) :- mix_key(K, Key), findall(V, clause(mix(Key, V), true), L).
 %
 %  forall(clause(...), retract(...)) over the clauses that unify with mix(Key, V).
 mix_sweep(K) :- mix_key(K, Key), forall(clause(mix(Key, V), true), retract(mix(Key, V))).
+
+/*  lm/2: clauses loaded from a file (lm_a.pl or lm_b.pl, by load_lm/1) whose first
+    arguments are of every kind, a variable among them, then asserted at both ends
+    and retracted by keys of every kind. A file's code and asserta/1's code are laid
+    out differently, and a loaded clause with a variable first argument indexes
+    the predicate on another argument. The key is chosen by its number (lm_key/2);
+    number 6 is a fresh variable.
+*/
+
+lm_key(0, a).
+lm_key(1, b).
+lm_key(2, f(x)).
+lm_key(3, f(y)).
+lm_key(4, f(w)).
+lm_key(5, [h]).
+lm_key(6, _).
+lm_key(7, 1).
+lm_key(8, g(y)).
+lm_key(9, 1.5).
+
+%! load_lm(+F:atom) is det.
+%
+%  consult/1 of a file that defines lm/2 (lm_a.pl or lm_b.pl beside this file, by
+%  its path): every clause of lm/2 is the file's (DIFFERENCES.md, entry 14).
+load_lm(F) :- consult(F).
+
+%! add_lm(+K:int, +V:int) is det.
+%
+%  assertz/1 of lm(Key, V), Key the term numbered K.
+add_lm(K, V) :- lm_key(K, Key), assertz(lm(Key, V)).
+
+%! add_lm_a(+K:int, +V:int) is det.
+%
+%  asserta/1 of lm(Key, V).
+add_lm_a(K, V) :- lm_key(K, Key), asserta(lm(Key, V)).
+
+%! take_lm(+K:int, -R:list(int)) is det.
+%
+%  retract/1 of the first clause that unifies with lm(Key, V) :- true: [V], or [].
+take_lm(K, R) :- lm_key(K, Key), ( retract(lm(Key, V)) -> R = [V] ; R = [] ).
+
+%! drop_lm(+K:int) is det.
+%
+%  retractall/1 of lm(Key, _).
+drop_lm(K) :- lm_key(K, Key), retractall(lm(Key, _)).
+
+%! lm_vals(+K:int, -L:list(int)) is det.
+%
+%  The values of the clauses that answer lm(Key, V), by calling lm/2.
+lm_vals(K, L) :- lm_key(K, Key), findall(V, lm(Key, V), L).
+
+%! lm_clauses(+K:int, -L:list(int)) is det.
+%
+%  The values of the clauses whose head unifies with lm(Key, V), through clause/2
+%  (rules too: the body is not looked at).
+lm_clauses(K, L) :- lm_key(K, Key), findall(V, clause(lm(Key, V), _), L).
+
+%! lm_all(-L:list(int)) is det.
+%
+%  The values of every answer of lm(K, V), K unbound.
+lm_all(L) :- findall(V, lm(_, V), L).

@@ -656,21 +656,40 @@ impl Machine {
         true
     }
 
-    fn next_applicable_clause(&mut self, mut offset: usize) -> Option<usize> {
-        while !self.next_clause_applicable(self.machine_st.p + offset + 1) {
-            match &self.code[self.machine_st.p + offset] {
-                &Instruction::DefaultRetryMeElse(o) | &Instruction::RetryMeElse(o) => offset += o,
+    /// The location of the first clause from `self.machine_st.p + offset` on whose
+    /// head can match the arguments, or `None` if none can.
+    ///
+    /// Charon: the alternative a dynamic predicate's `DynamicElse` names may be a
+    /// `RevJmpBy` (the end of an indexed run that asserta/1 gave a new entry, or the
+    /// end of asserta/1's part of the predicate): the jumps are followed before the
+    /// clause is looked at. 0.10.0 read the instruction after the jump as the clause's
+    /// head, which is another predicate's code, or the code's end (an index out of
+    /// bounds: the process aborted).
+    fn next_applicable_clause(&mut self, offset: usize) -> Option<usize> {
+        let mut p = self.machine_st.p + offset;
+
+        loop {
+            while let Instruction::RevJmpBy(o) = self.code[p] {
+                p -= o;
+            }
+
+            if self.next_clause_applicable(p + 1) {
+                return Some(p);
+            }
+
+            match &self.code[p] {
+                &Instruction::DefaultRetryMeElse(o) | &Instruction::RetryMeElse(o) => p += o,
                 &Instruction::DynamicElse(.., NextOrFail::Next(o))
-                | &Instruction::DynamicInternalElse(.., NextOrFail::Next(o)) => {
-                    offset += o as usize
+                | &Instruction::DynamicInternalElse(.., NextOrFail::Next(o))
+                    if o > 0 =>
+                {
+                    p += o as usize
                 }
                 _ => {
                     return None;
                 }
             }
         }
-
-        Some(offset)
     }
 
     /// Whether the dynamic clause whose `DynamicInternalElse` is at `p` is alive for
@@ -822,7 +841,7 @@ impl Machine {
 
     #[inline(always)]
     pub(super) fn try_me_else(&mut self, offset: usize) {
-        if let Some(offset) = self.next_applicable_clause(offset) {
+        if let Some(bp) = self.next_applicable_clause(offset) {
             let n = self.machine_st.num_of_args;
             let b = self.machine_st.stack.allocate_or_frame(n);
             let or_frame = self.machine_st.stack.index_or_frame_mut(b);
@@ -831,7 +850,7 @@ impl Machine {
             or_frame.prelude.e = self.machine_st.e;
             or_frame.prelude.cp = self.machine_st.cp;
             or_frame.prelude.b = self.machine_st.b;
-            or_frame.prelude.bp = self.machine_st.p + offset;
+            or_frame.prelude.bp = bp;
             or_frame.prelude.boip = 0;
             or_frame.prelude.biip = 0;
             or_frame.prelude.tr = self.machine_st.tr;
@@ -902,14 +921,14 @@ impl Machine {
 
         self.unwind_trail(old_tr, curr_tr);
 
-        if let Some(offset) = self.next_applicable_clause(offset) {
+        if let Some(bp) = self.next_applicable_clause(offset) {
             let or_frame = self.machine_st.stack.index_or_frame_mut(b);
 
             self.machine_st.num_of_args = n;
             self.machine_st.e = or_frame.prelude.e;
             self.machine_st.cp = or_frame.prelude.cp;
 
-            or_frame.prelude.bp = self.machine_st.p + offset;
+            or_frame.prelude.bp = bp;
 
             let target_h = or_frame.prelude.h;
             let attr_var_queue_len = or_frame.prelude.attr_var_queue_len;
