@@ -76,7 +76,7 @@ answer(c(Det, Name, Args, Tables)) :-
     catch(run(Det, Goal, Outs, Result), E, Result = exception(E)),
     (   ( Result = exception(_) ; Result == detfail ; Result = semifail(_) )
     ->  save(Tables, Now),
-        (   Now =@= Saved -> true ; applied(1), restore(Saved) )
+        (   variant(Now, Saved) -> true ; applied(1), restore(Saved) )
     ;   true
     ),
     print_applied,
@@ -148,8 +148,11 @@ typed_json(T, X, X) :- must_be(ground, T).
 
 % The clauses of each table (rules too, as Head :- Body), and whether it is
 % defined (it is not after abolish/1): put back after a failed call. Two saves
-% are compared as variants (=@=): a clause's variables are fresh in each.
+% are compared as variants: a clause's variables are fresh in each.
 save(Tables, Saved) :- maplist(save_table, Tables, Saved).
+
+% A and B (which share no variable) are the same up to their variables' names.
+variant(A, B) :- subsumes_term(A, B), subsumes_term(B, A).
 
 save_table(N/A, saved(Head, Defined, Clauses)) :-
     functor(Head, N, A),
