@@ -2890,7 +2890,35 @@ impl Machine {
                         self.machine_st.p = self.machine_st.cp;
                     }
                     &Instruction::GetConstant(_, c, reg) => {
-                        unify!(self.machine_st, self.machine_st[reg], c);
+                        // Charon: the two common cases without the general unifier
+                        // (its stack and loop): the argument is the same cell as the
+                        // constant (an atom or a small integer met again), or an
+                        // unbound plain variable that an atom or a small integer is
+                        // bound to, as `unify` would bind it. Anything else goes
+                        // through `unify`.
+                        let value = self
+                            .machine_st
+                            .store(self.machine_st.deref(self.machine_st[reg]));
+
+                        if value != c {
+                            let simple = matches!(
+                                c.get_tag(),
+                                HeapCellValueTag::Atom | HeapCellValueTag::Fixnum
+                            );
+
+                            read_heap_cell!(value,
+                                (HeapCellValueTag::Var, h) if simple => {
+                                    self.machine_st.bind(Ref::heap_cell(h), c);
+                                }
+                                (HeapCellValueTag::StackVar, s) if simple => {
+                                    self.machine_st.bind(Ref::stack_cell(s), c);
+                                }
+                                _ => {
+                                    unify!(self.machine_st, value, c);
+                                }
+                            );
+                        }
+
                         step_or_fail!(self, self.machine_st.p += 1);
                     }
                     &Instruction::GetList(_, reg) => {
