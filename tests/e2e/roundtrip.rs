@@ -334,8 +334,8 @@ fn echo_any(v: Value) {
 
 #[test]
 fn two_apostrophes_come_back_through_http_mcp_and_typed() {
-    // The atom of two apostrophes once came back empty (scryer writes it as it
-    // writes the empty atom); its neighbours are checked with it.
+    // The atom of two apostrophes once came back empty (scryer 0.10 wrote it as
+    // it writes the empty atom); its neighbours are checked with it.
     for s in ["''", "", "'", "'''", "''''", "''x", "x''", "\\''", "'\\'"] {
         echo_atom(s);
         echo_any(json!(s));

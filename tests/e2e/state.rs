@@ -236,7 +236,7 @@ fn mixed_state_changes_replicate_exactly() {
 }
 
 /// Users, keys of the cache: hostile atoms among them (the atom of two apostrophes,
-/// which scryer writes as the empty atom unless told, a quote, non-ASCII, a space),
+/// which scryer 0.10 wrote as the empty atom, a quote, non-ASCII, a space),
 /// so a key must come back from the change record exactly as the call gave it.
 const USERS: &[&str] = &["alice", "bob", "carol", "''", "", "it's", "ünï", "x y"];
 const ROLES: &[&str] = &["admin", "viewer"];

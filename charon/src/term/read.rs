@@ -1,7 +1,5 @@
 //! Reads a term as the engine writes it (`write_canonical/2`: `write_term/3` with
-//! `quoted(true)` and `ignore_ops(true)`) into a [`PlTerm`]. The one atom that writer
-//! gets wrong, the atom of two apostrophes (written `''`, as the empty atom), the
-//! wrapper writes as `'\'\''` instead (see `'$charon_emit'/1` in engine/wrapper/calls.pl).
+//! `quoted(true)` and `ignore_ops(true)`) into a [`PlTerm`].
 //!
 //! The worker sends answers as this text rather than as the engine's own term
 //! conversion, which is quadratic in a list's length. The reader is linear and does
@@ -584,8 +582,7 @@ mod tests {
             PlTerm::Compound(",".into(), vec![atom("a"), atom("b")])
         );
         assert_eq!(read("'don\\'t'"), atom("don't"));
-        // The empty atom; the atom of two apostrophes as the wrapper writes it
-        // (scryer writes it `''`, as the empty atom: see '$charon_emit'/1).
+        // The empty atom; the atom of two apostrophes as the engine writes it.
         assert_eq!(read("''"), atom(""));
         assert_eq!(read("'\\'\\''"), atom("''"));
         assert_eq!(

@@ -433,6 +433,65 @@ impl Ord for Atom {
     }
 }
 
+/// The text of an atom, read once for the many comparisons of a sort.
+enum AtomText<'a> {
+    Borrowed(&'a str),
+    Inlined([u8; 8]),
+}
+
+impl AtomText<'_> {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            AtomText::Borrowed(s) => s.as_bytes(),
+            AtomText::Inlined(bytes) => inlined_to_str(bytes).as_bytes(),
+        }
+    }
+}
+
+impl Atom {
+    /// The text of `self`; `buf` is the table's buffer, present whenever `self` is
+    /// not static.
+    #[inline]
+    fn text_in(self, buf: Option<&InnerAtomTable>) -> AtomText<'_> {
+        if self.is_inlined() {
+            AtomText::Inlined(self.flat_index().to_le_bytes())
+        } else if self.is_static() {
+            AtomText::Borrowed(STRINGS[self.flat_index() as usize])
+        } else {
+            let buf = buf.expect("a table atom is read with the table's buffer");
+            // SAFETY: `self` is not static, so it was made by this table.
+            AtomText::Borrowed(unsafe { &self.data_in(buf).data })
+        }
+    }
+
+    /// Charon (CHARON.md item 32): sorts `atoms` in the standard order (`Atom::cmp`)
+    /// and drops repeats, as `sort/2` does, reading each text once under one hold of
+    /// the table. Comparing two table atoms takes the table's locks and reference
+    /// count each time (`Atom::cmp`), most of the cost of sorting a list of atoms.
+    pub fn sort_dedup(atoms: &mut Vec<Atom>) {
+        let table = if atoms.iter().all(|atom| atom.is_static()) {
+            None
+        } else if let Some(table) = arc_atom_table() {
+            Some(table)
+        } else {
+            atoms.sort_unstable();
+            atoms.dedup_by(|a, b| a.cmp(&b) == Ordering::Equal);
+            return;
+        };
+        let buf = table.as_ref().map(|table| table.inner.read());
+        let mut texts: Vec<(AtomText<'_>, Atom)> = atoms
+            .iter()
+            .map(|&atom| (atom.text_in(buf.as_deref()), atom))
+            .collect();
+        texts.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        texts.dedup_by(|a, b| a.0.as_bytes() == b.0.as_bytes());
+        let sorted: Vec<Atom> = texts.into_iter().map(|(_, atom)| atom).collect();
+        drop(buf);
+        *atoms = sorted;
+    }
+}
+
 #[derive(Debug)]
 pub struct InnerAtomTable {
     block: RawBlock<AtomTable>,

@@ -930,10 +930,10 @@ impl<'a, Outputter: HCValueOutputter> HCPrinter<'a, Outputter> {
     }
 
     fn print_op_addendum(&mut self, atom: &str) -> String {
+        // Charon (CHARON.md item 34): 0.10.0 wrote the atom of two apostrophes as
+        // '' here, the empty atom; it is quoted as any other atom now: '\'\''.
         if !self.quoted || non_quoted_token(atom.chars()) {
             atom.to_string()
-        } else if atom == "''" {
-            "''".to_string()
         } else {
             let mut result = String::new();
 

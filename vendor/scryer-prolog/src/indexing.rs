@@ -17,6 +17,32 @@ use std::iter::once;
 use std::mem;
 use std::ops::Range;
 
+/// Where `switch_on_constant` sends `key`: the target `constants` names for it, or
+/// `Fail`.
+///
+/// Charon (CHARON.md item 32): a table of a few constants, as most are (the roles,
+/// kinds and states a knowledge base switches on), is searched in order rather
+/// than hashed: a handful of comparisons costs less than hashing the key and
+/// probing the table (8 % of the time of `examples/rbac.pl`'s list query went to
+/// the probe). Keys are unique either way, so the target is the same.
+#[inline(always)]
+pub(crate) fn switch_on_constant_target(
+    constants: &IndexMap<HeapCellValue, IndexingCodePtr, FxBuildHasher>,
+    key: HeapCellValue,
+) -> IndexingCodePtr {
+    const SCANNED: usize = 8;
+
+    let target = if constants.len() <= SCANNED {
+        constants
+            .iter()
+            .find_map(|(constant, target)| (*constant == key).then_some(*target))
+    } else {
+        constants.get(&key).copied()
+    };
+
+    target.unwrap_or(IndexingCodePtr::Fail)
+}
+
 #[derive(Debug, Clone, Copy)]
 enum OptArgIndexKeyType {
     Structure,

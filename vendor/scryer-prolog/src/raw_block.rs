@@ -109,10 +109,12 @@ impl<T: RawBlockTraits> RawBlock<T> {
     }
 
     pub unsafe fn alloc(&self, size: usize) -> *mut u8 {
-        let aligned_size = size.next_multiple_of(size);
-        if self.free_space() >= aligned_size {
+        // Charon (CHARON.md item 32): 0.10.0 rounded `size` up to a multiple of
+        // itself (a division on every frame and atom, for the same `size`). Callers
+        // pass sizes that keep the block aligned.
+        if self.free_space() >= size {
             let ptr = *self.ptr.get();
-            *self.ptr.get() = ptr.add(aligned_size) as *mut _;
+            *self.ptr.get() = ptr.add(size) as *mut _;
             ptr
         } else {
             ptr::null_mut()

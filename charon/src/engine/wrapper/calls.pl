@@ -153,20 +153,9 @@
 % quadratic in a list's length (and panics on some strings), while its writer is
 % linear at any depth. write_canonical/2 is write_term/3 with quoted(true) and
 % ignore_ops(true), less the parsing of an option list, which cost a point call
-% half its time.
-%
-% One atom defeats that writer: scryer 0.10 writes the atom of two apostrophes
-% (''''''), as an atom and as a functor name, exactly as it writes the empty
-% atom: '' (every other atom, control characters, U+0085, U+2028, `[]`, `{}`,
-% `,`, `|` and operators included, is written so that it reads back as itself).
-% So an answer holding that atom is written with each occurrence replaced by a
-% variable the writer is told to name '\'\'' (the atom's quoted text), which
-% reads back as the atom. Finding out costs a walk of the answer
-% ('$charon_quotes'/1), strings passed over in one step: measured beside the
-% write alone, within noise for a point call, about 1 us for one with an atom
-% output, and a quarter to a third more for a long list (0.3 us an element, the
-% write 1 us). A functor named '' is left as the writer writes it (it can only
-% be in an exception, never in an answer of a type).
+% half its time. (The engine's writer writes every atom so that it reads back as
+% itself; until its item 34 it wrote the atom of two apostrophes as the empty
+% atom, and this wrapper walked each answer to write that atom another way.)
 '$charon_emit'(R) :-
     catch('$charon_put'(R, '$charon_answer'(R1), R1), _, true),
     flush_output(user_output),
@@ -175,108 +164,12 @@
 % '$charon_put'(+R, +Wrapped, -Slot): writes Wrapped, a term holding the variable
 % Slot, with Slot standing for R, as one flush of user_output of its own (what the
 % goal printed before is flushed first). An exception (memory) is the caller's.
-'$charon_put'(R, Wrapped, Slot) :-
+'$charon_put'(R, Wrapped, R) :-
     flush_output(user_output),
     % No acyclic_term/1 check: in scryer 0.10 it corrupts the strings in a term
     % (the writer then prints another term in their place).
-    (   '$charon_quotes'(R)
-    ->  '$charon_quotes_var'(R, V, 0, Slot),
-        write_term(user_output, Wrapped,
-                   [quoted(true), ignore_ops(true),
-                    variable_names(['\'\\\'\\\'\''=V])])
-    ;   Slot = R,
-        write_canonical(user_output, Wrapped)
-    ),
+    write_canonical(user_output, Wrapped),
     flush_output(user_output).
-
-% '$charon_quotes'(+Result): the payload of Result holds the atom '''''' (two
-% apostrophes). The search counts how deep it is in compound terms (D) and does
-% not go past 1010, deeper than an answer may nest (a deeper one is refused
-% anyway), so it ends on a cyclic term too (in time exponential in that depth
-% when the cycle branches, X = f(X, X): the time limit stops it). Lists are
-% walked by iteration, a cyclic list found by '$skip_max_list'/4, and a list of
-% characters (a string: it cannot hold a two-character atom) passed over in one
-% step.
-'$charon_quotes'(ok(T)) :- '$charon_qq_sol'(T).
-'$charon_quotes'(exception(E)) :- '$charon_qq'(E, 0).
-
-% A solution's template with one or two outputs (most operations) at once.
-'$charon_qq_sol'(sol(X)) :- !, '$charon_qq_x'(X).
-'$charon_qq_sol'(sol(X, Y)) :- !, ( '$charon_qq_x'(X) -> true ; '$charon_qq_x'(Y) ).
-'$charon_qq_sol'(T) :- '$charon_qq'(T, 0).
-'$charon_qq_x'(X) :- ( atomic(X) -> X == '''''' ; '$charon_qq'(X, 1) ).
-
-% It allocates nothing on the heap (functor/3 and arg/3, not =../2), so it cannot
-% run out of memory where the write would not: it needs no catch/3.
-'$charon_qq'(T, D) :-
-    (   T == '''''' -> true
-    ;   compound(T), D < 1010,
-        D1 is D + 1,
-        (   T = [_|_] -> '$charon_qq_list'(T, D1)
-        ;   functor(T, _, N), '$charon_qq_arg'(N, T, D1)
-        )
-    ).
-% The arguments N, N-1, ..., 1 of T.
-'$charon_qq_arg'(N, T, D) :-
-    N > 0,
-    arg(N, T, A),
-    (   A == '''''' -> true
-    ;   compound(A), '$charon_qq'(A, D) -> true
-    ;   N1 is N - 1, '$charon_qq_arg'(N1, T, D)
-    ).
-% The elements of a proper list; `sol(X)` (a solution's template) taken at once.
-'$charon_qq_args'([A|As], D) :-
-    (   A == '''''' -> true
-    ;   atomic(A) -> '$charon_qq_args'(As, D)
-    ;   compound(A)
-    ->  (   A = sol(X), atomic(X) -> ( X == '''''' -> true ; '$charon_qq_args'(As, D) )
-        ;   '$charon_qq'(A, D) -> true
-        ;   '$charon_qq_args'(As, D)
-        )
-    ;   '$charon_qq_args'(As, D)
-    ).
-'$charon_qq_list'(L, D) :-
-    '$skip_max_list'(N, _, L, Tail),
-    (   Tail == [] -> \+ '$is_partial_string'(L), '$charon_qq_args'(L, D)
-    ;   '$charon_qq_items'(N, L, D) -> true
-    ;   '$charon_qq'(Tail, D)
-    ).
-% The first N elements of a partial or cyclic list.
-'$charon_qq_items'(N, [X|Xs], D) :-
-    N > 0,
-    (   '$charon_qq'(X, D) -> true
-    ;   N1 is N - 1, '$charon_qq_items'(N1, Xs, D)
-    ).
-
-% '$charon_quotes_var'(+T0, ?V, +D, -T): T0 with every atom '''''' replaced by V
-% (bounded as '$charon_qq'/2 is).
-'$charon_quotes_var'(T0, V, D, T) :-
-    (   T0 == '''''' -> T = V
-    ;   compound(T0), D < 1010
-    ->  D1 is D + 1,
-        (   T0 = [_|_]
-        ->  '$skip_max_list'(N, _, T0, Tail),
-            (   Tail == [], '$is_partial_string'(T0) -> T = T0
-            ;   '$charon_quotes_var_items'(N, T0, V, D1, T)
-            )
-        ;   T0 =.. [F|As0],
-            '$charon_quotes_var_args'(As0, V, D1, As),
-            T =.. [F|As]
-        )
-    ;   T = T0
-    ).
-'$charon_quotes_var_items'(N, L0, V, D, L) :-
-    (   N > 0, L0 = [X0|Xs0]
-    ->  '$charon_quotes_var'(X0, V, D, X),
-        L = [X|Xs],
-        N1 is N - 1,
-        '$charon_quotes_var_items'(N1, Xs0, V, D, Xs)
-    ;   '$charon_quotes_var'(L0, V, D, L)
-    ).
-'$charon_quotes_var_args'([], _, _, []).
-'$charon_quotes_var_args'([A0|As0], V, D, [A|As]) :-
-    '$charon_quotes_var'(A0, V, D, A),
-    '$charon_quotes_var_args'(As0, V, D, As).
 
 % '$charon_floats'(+Goal): calls Goal after turning every '$charon_f'(M, E) in it
 % into the float M * 2^E. scryer reads float literals lossily; this is exact.
@@ -357,22 +250,12 @@
 
 % '$charon_text'(+T, -Chars): T written so that read_term/2 gives it back whatever
 % operators are in force (floats encoded, no operator syntax).
-% The atom '''''' (two apostrophes), which scryer 0.10 writes as the empty atom,
-% is written through a variable named as it should be written (as '$charon_emit'/1
-% does).
 '$charon_text'(T, Cs) :-
     '$charon_text_form'(T, T1, Options),
     write_term_to_chars(T1, Options, Cs0),
     append(Cs0, " .", Cs).
-'$charon_text_form'(T, T2, Options) :-
-    '$charon_encode'(T, T1),
-    '$charon_write_options'(T1, [quoted(true), ignore_ops(true)], T2, Options).
-'$charon_write_options'(T0, Options0, T, Options) :-
-    (   '$charon_qq'(T0, 0)
-    ->  '$charon_quotes_var'(T0, V, 0, T),
-        Options = [variable_names(['\'\\\'\\\'\''=V])|Options0]
-    ;   T = T0, Options = Options0
-    ).
+'$charon_text_form'(T, T1, [quoted(true), ignore_ops(true)]) :-
+    '$charon_encode'(T, T1).
 '$charon_read_text'(Cs, T) :-
     read_term_from_chars(Cs, T0, []),
     '$charon_exact'(T0, T).

@@ -271,8 +271,7 @@
     '$charon_plain_fact'(C, Extra),
     !,
     '$charon_string_option'(DQ),
-    '$charon_write_options'(C, [quoted(true), double_quotes(DQ)], C1, Options),
-    write_term(S, C1, Options),
+    write_term(S, C, [quoted(true), double_quotes(DQ)]),
     write(S, '.'),
     nl(S).
 '$charon_list_clause'(S, C, How-Extra) :-
@@ -280,8 +279,7 @@
         '$charon_plain_text'(C, Cs),
         '$charon_reads_back'(Cs, C, Extra)
     ->  true
-    ;   '$charon_write_options'(C, [quoted(true), ignore_ops(true)], C1, Options),
-        write_term_to_chars(C1, Options, Cs0),
+    ;   write_term_to_chars(C, [quoted(true), ignore_ops(true)], Cs0),
         '$charon_full_stop'(Cs0, Cs),
         '$charon_reads_back'(Cs, C, Extra)
     ->  true
@@ -292,13 +290,12 @@
     nl(S).
 '$charon_plain_text'(C, Cs) :-
     '$charon_string_option'(DQ),
-    (   C = (_ :- _), \+ '$charon_qq'(C, 0),
+    (   C = (_ :- _),
         % portray_clause/2 writes "…" for a list of characters.
         ( DQ == true -> true ; \+ '$charon_has_string'(C) )
     ->  phrase(format:portray_clause_(C), Cs1),
         append(Cs, "\n", Cs1)
-    ;   '$charon_write_options'(C, [quoted(true), double_quotes(DQ)], C1, Options),
-        write_term_to_chars(C1, Options, Cs0),
+    ;   write_term_to_chars(C, [quoted(true), double_quotes(DQ)], Cs0),
         '$charon_full_stop'(Cs0, Cs)
     ).
 % The full stop; on backtracking, after a space (a text ending in a symbol

@@ -1,6 +1,7 @@
 use crate::arena::*;
 use crate::atom_table::*;
 use crate::functor_macro::*;
+use crate::indexing::switch_on_constant_target;
 use crate::instructions::*;
 use crate::machine::arithmetic_ops::*;
 use crate::machine::machine_errors::*;
@@ -159,11 +160,18 @@ impl MachineState {
         let stub_gen = || functor_stub(atom!("sort"), 2);
         let mut list = self.try_from_list(self.registers[1], stub_gen)?;
 
-        list.sort_unstable_by(|v1, v2| {
-            compare_term_test!(self, *v1, *v2).unwrap_or(Ordering::Less)
-        });
+        if let Some(mut atoms) = self.atoms_of(&list) {
+            // Charon (CHARON.md item 32): a list of atoms only, the answer of most
+            // findall/3 + sort/2 queries, is sorted by the atoms' texts read once.
+            Atom::sort_dedup(&mut atoms);
+            list = atoms.into_iter().map(|atom| atom_as_cell!(atom)).collect();
+        } else {
+            list.sort_unstable_by(|v1, v2| {
+                compare_term_test!(self, *v1, *v2).unwrap_or(Ordering::Less)
+            });
 
-        list.dedup_by(|v1, v2| compare_term_test!(self, *v1, *v2) == Some(Ordering::Equal));
+            list.dedup_by(|v1, v2| compare_term_test!(self, *v1, *v2) == Some(Ordering::Equal));
+        }
 
         let heap_addr = resource_error_call_result!(
             self,
@@ -173,6 +181,23 @@ impl MachineState {
         let target_addr = self.registers[2];
         unify_fn!(*self, target_addr, heap_addr);
         Ok(())
+    }
+
+    /// The atoms of `list` when every element is an atom (arity 0), else `None`.
+    fn atoms_of(&self, list: &[HeapCellValue]) -> Option<Vec<Atom>> {
+        list.iter()
+            .map(|&value| {
+                let value = self.store(self.deref(value));
+                read_heap_cell!(value,
+                    (HeapCellValueTag::Atom, (name, arity)) => {
+                        (arity == 0).then_some(name)
+                    }
+                    _ => {
+                        None
+                    }
+                )
+            })
+            .collect()
     }
 
     fn keysort(&mut self, var_comparison: VarComparison) -> CallResult {
@@ -597,10 +622,7 @@ impl Machine {
                 IndexingLine::Indexing(IndexingInstruction::SwitchOnConstant(hm)) => {
                     // let lit = self.machine_st.constant_to_literal(addr);
 
-                    let offset = match hm.get(&addr) {
-                        Some(offset) => *offset,
-                        _ => IndexingCodePtr::Fail,
-                    };
+                    let offset = switch_on_constant_target(hm, addr);
 
                     match offset {
                         IndexingCodePtr::Fail => {

@@ -16,6 +16,7 @@ use crate::parser::ast::*;
 use crate::parser::dashu::{Integer, Rational};
 use crate::types::*;
 
+use fxhash::FxBuildHasher;
 use indexmap::IndexSet;
 
 use std::cmp::Ordering;
@@ -378,7 +379,9 @@ impl MachineState {
     }
 
     pub fn compare_term_test(&mut self, var_comparison: VarComparison) -> Option<Ordering> {
-        let mut tabu_list = IndexSet::new();
+        // Charon (CHARON.md item 32): the hasher `unify` uses; `IndexSet::new()` seeds
+        // a random hasher from thread-local state on every comparison.
+        let mut tabu_list = IndexSet::with_hasher(FxBuildHasher::default());
 
         while let Some(s1) = self.pdl.pop() {
             let s1 = self.deref(s1);
@@ -1093,7 +1096,12 @@ impl MachineState {
                 self.try_from_inner_list(vec![], l, stub_gen, value)
             }
             (HeapCellValueTag::PStrLoc, pstr_loc) => {
-                self.try_from_partial_string(vec![], pstr_loc, stub_gen, value)
+                let mut result = vec![];
+
+                match self.try_from_partial_string(&mut result, pstr_loc, &stub_gen, value)? {
+                    Some(l) => self.try_from_inner_list(result, l, stub_gen, value),
+                    None => Ok(result),
+                }
             }
             (HeapCellValueTag::AttrVar | HeapCellValueTag::StackVar | HeapCellValueTag::Var) => {
                 let err = self.instantiation_error();
@@ -1144,7 +1152,16 @@ impl MachineState {
                     l = hcp + 1;
                 }
                 (HeapCellValueTag::PStrLoc, pstr_loc) => {
-                    return self.try_from_partial_string(result, pstr_loc, stub_gen, a1);
+                    // Charon (CHARON.md item 33): a string may be followed by more of
+                    // the list, read on in this loop (a list of many strings and
+                    // other terms in turn does not nest calls).
+                    match self.try_from_partial_string(&mut result, pstr_loc, &stub_gen, a1)? {
+                        Some(hcp) => {
+                            result.push(self.heap[hcp]);
+                            l = hcp + 1;
+                        }
+                        None => break,
+                    }
                 }
                 (HeapCellValueTag::Str, s) => {
                     let (name, arity) = cell_as_atom_cell!(self.heap[s])
@@ -1180,13 +1197,16 @@ impl MachineState {
         Ok(result)
     }
 
+    /// Pushes the characters of the string at `pstr_loc` onto `chars`. Returns where
+    /// the list goes on after it, `Some(l)` for a list cell `l` whose head is not a
+    /// character, or `None` when the list ends there.
     fn try_from_partial_string(
         &mut self,
-        mut chars: Vec<HeapCellValue>,
+        chars: &mut Vec<HeapCellValue>,
         pstr_loc: usize,
-        stub_gen: impl Fn() -> MachineStub,
+        stub_gen: &impl Fn() -> MachineStub,
         a1: HeapCellValue,
-    ) -> Result<Vec<HeapCellValue>, MachineStub> {
+    ) -> Result<Option<usize>, MachineStub> {
         self.heap[0] = pstr_loc_as_cell!(pstr_loc);
         let mut heap_pstr_iter = HeapPStrIter::new(&self.heap, 0);
 
@@ -1204,13 +1224,23 @@ impl MachineState {
         }
 
         let end_cell = heap_pstr_iter.heap[heap_pstr_iter.focus()];
+        let cyclic = heap_pstr_iter.is_cyclic();
 
-        if heap_pstr_iter.is_cyclic() || end_cell != empty_list_as_cell!() {
-            let err = self.type_error(ValidType::List, a1);
-            return Err(self.error_form(err, stub_gen()));
+        if !cyclic {
+            // Charon (CHARON.md item 33): the iterator stops at the first element that
+            // is not a character. A list such as `[a, 1]` in a clause is compiled to
+            // the string "a" followed by `[1]`, which 0.10.0 called no list, so
+            // `sort/2`, `keysort/2` and the rest raised a type error on it.
+            if let HeapCellValueTag::Lis = end_cell.get_tag() {
+                return Ok(Some(end_cell.get_value() as usize));
+            }
+            if end_cell == empty_list_as_cell!() {
+                return Ok(None);
+            }
         }
 
-        Ok(chars)
+        let err = self.type_error(ValidType::List, a1);
+        Err(self.error_form(err, stub_gen()))
     }
 
     // returns true on failure.

@@ -34,6 +34,7 @@ use crate::atom_table::*;
 #[cfg(feature = "ffi")]
 use crate::ffi::ForeignFunctionTable;
 use crate::forms::*;
+use crate::indexing::switch_on_constant_target;
 use crate::instructions::*;
 use crate::machine::args::*;
 use crate::machine::compile::*;
@@ -217,6 +218,26 @@ pub(crate) fn get_structure_index(value: HeapCellValue) -> Option<CodeIndex> {
     );
 
     None
+}
+
+/// Whether two cells that are not the same cell are two different atoms or two
+/// different small integers, as `unify` would find (it compares atoms by index and
+/// small integers by value). Used where a clause head is tried in advance.
+///
+/// Charon (CHARON.md item 32): `next_clause_applicable` ran the general unifier for
+/// this, its most common case.
+#[inline(always)]
+fn constant_cells_differ(cell: HeapCellValue, lit: HeapCellValue) -> bool {
+    match (cell.get_tag(), lit.get_tag()) {
+        (HeapCellValueTag::Atom, HeapCellValueTag::Atom) => {
+            let (name, arity) = cell_as_atom_cell!(cell).get_name_and_arity();
+            let (lit_name, lit_arity) = cell_as_atom_cell!(lit).get_name_and_arity();
+
+            arity == 0 && lit_arity == 0 && name != lit_name
+        }
+        (HeapCellValueTag::Fixnum, HeapCellValueTag::Fixnum) => cell.get_value() != lit.get_value(),
+        _ => false,
+    }
 }
 
 impl Machine {
@@ -519,7 +540,7 @@ impl Machine {
                             }
                             IndexingLine::Indexing(IndexingInstruction::SwitchOnConstant(hm)) => {
                                 // let lit = self.machine_st.constant_to_literal(cell);
-                                hm.get(&cell).cloned().unwrap_or(IndexingCodePtr::Fail)
+                                switch_on_constant_target(hm, cell)
                             }
                             IndexingLine::Indexing(IndexingInstruction::SwitchOnStructure(hm)) => {
                                 self.machine_st.select_switch_on_structure_index(cell, hm)
@@ -543,8 +564,10 @@ impl Machine {
                 &Instruction::GetConstant(Level::Shallow, lit, RegType::Temp(t)) => {
                     let cell = self.deref_register(t);
 
-                    if cell.is_var() {
+                    if cell.is_var() || cell == lit {
                         offset += 1;
+                    } else if constant_cells_differ(cell, lit) {
+                        return false;
                     } else {
                         unify!(self.machine_st, cell, lit);
 
@@ -843,7 +866,10 @@ impl Machine {
     pub(super) fn try_me_else(&mut self, offset: usize) {
         if let Some(bp) = self.next_applicable_clause(offset) {
             let n = self.machine_st.num_of_args;
-            let b = self.machine_st.stack.allocate_or_frame(n);
+            let b = self
+                .machine_st
+                .stack
+                .push_or_frame(&self.machine_st.registers[1..n + 1]);
             let or_frame = self.machine_st.stack.index_or_frame_mut(b);
 
             or_frame.prelude.num_cells = n;
@@ -860,11 +886,6 @@ impl Machine {
                 self.machine_st.attr_var_init.attr_var_queue.len();
 
             self.machine_st.b = b;
-
-            for i in 0..n {
-                or_frame[i] = self.machine_st.registers[i + 1];
-            }
-
             self.machine_st.hb = self.machine_st.heap.cell_len();
         }
 
@@ -875,7 +896,10 @@ impl Machine {
     pub(super) fn indexed_try(&mut self, offset: usize) {
         if let Some(iip_offset) = self.next_inner_applicable_clause() {
             let n = self.machine_st.num_of_args;
-            let b = self.machine_st.stack.allocate_or_frame(n);
+            let b = self
+                .machine_st
+                .stack
+                .push_or_frame(&self.machine_st.registers[1..n + 1]);
             let or_frame = self.machine_st.stack.index_or_frame_mut(b);
 
             or_frame.prelude.num_cells = n;
@@ -892,11 +916,6 @@ impl Machine {
                 self.machine_st.attr_var_init.attr_var_queue.len();
 
             self.machine_st.b = b;
-
-            for i in 0..n {
-                or_frame[i] = self.machine_st.registers[i + 1];
-            }
-
             self.machine_st.hb = self.machine_st.heap.cell_len();
 
             // self.machine_st.oip = 0;

@@ -185,8 +185,13 @@ impl Stack {
         let frame_size = AndFrame::size_of(num_cells);
 
         unsafe {
-            let e = (*self.buf.ptr.get_mut()).addr() - self.buf.base.addr();
             let new_ptr = self.alloc(frame_size);
+            // Charon (CHARON.md item 32): the frame's offset is taken from where it
+            // was allocated. 0.10.0 took it before, from the top of the stack; when
+            // the stack grows, `RawBlock::grow` starts the new space at the old
+            // block's end, past that top, and the cells written at `new_ptr` were
+            // not the frame's.
+            let e = new_ptr.addr() - self.buf.base.addr();
             let mut offset = prelude_size::<AndFramePrelude>();
 
             for idx in 0..num_cells {
@@ -217,8 +222,9 @@ impl Stack {
         let frame_size = OrFrame::size_of(num_cells);
 
         unsafe {
-            let b = (*self.buf.ptr.get_mut()).addr() - self.buf.base.addr();
             let new_ptr = self.alloc(frame_size);
+            // As in `allocate_and_frame`: the offset of where the frame is.
+            let b = new_ptr.addr() - self.buf.base.addr();
             let mut offset = prelude_size::<OrFramePrelude>();
 
             for idx in 0..num_cells {
@@ -236,6 +242,32 @@ impl Stack {
 
             let or_frame = self.index_or_frame_mut(b);
             or_frame.prelude.num_cells = num_cells;
+
+            b
+        }
+    }
+
+    /// Charon (CHARON.md item 32): an OR frame whose cells are `args`, the argument
+    /// registers a choice point saves. `allocate_or_frame` first fills every cell with
+    /// a reference to itself, which the caller then overwrote.
+    #[inline(always)]
+    pub(crate) fn push_or_frame(&mut self, args: &[HeapCellValue]) -> usize {
+        let frame_size = OrFrame::size_of(args.len());
+
+        unsafe {
+            let new_ptr = self.alloc(frame_size);
+            // As in `allocate_and_frame`: the offset of where the frame is.
+            let b = new_ptr.addr() - self.buf.base.addr();
+            let cells_ptr =
+                new_ptr.byte_add(prelude_size::<OrFramePrelude>()) as *mut HeapCellValue;
+            ptr::copy_nonoverlapping(args.as_ptr(), cells_ptr, args.len());
+
+            // As in `allocate_or_frame`: `OrFrame`'s indexing reads the cells through
+            // exposed provenance.
+            cells_ptr.expose_provenance();
+
+            let or_frame = self.index_or_frame_mut(b);
+            or_frame.prelude.num_cells = args.len();
 
             b
         }
