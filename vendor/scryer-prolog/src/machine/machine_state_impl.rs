@@ -10,6 +10,7 @@ use crate::machine::machine_indices::*;
 use crate::machine::machine_state::*;
 use crate::machine::partial_string::*;
 use crate::machine::stack::*;
+use crate::machine::system_calls::BrentAlgState;
 use crate::machine::unify::*;
 use crate::offset_table::*;
 use crate::parser::ast::*;
@@ -1097,6 +1098,7 @@ impl MachineState {
             }
             (HeapCellValueTag::PStrLoc, pstr_loc) => {
                 let mut result = vec![];
+                self.refuse_cyclic_string_list(value, &stub_gen)?;
 
                 match self.try_from_partial_string(&mut result, pstr_loc, &stub_gen, value)? {
                     Some(l) => self.try_from_inner_list(result, l, stub_gen, value),
@@ -1142,6 +1144,7 @@ impl MachineState {
     ) -> Result<Vec<HeapCellValue>, MachineStub> {
         result.push(self.heap[l]);
         l += 1;
+        let mut checked = false;
 
         loop {
             let value = self.store(self.deref(self.heap[l]));
@@ -1155,6 +1158,11 @@ impl MachineState {
                     // Charon (CHARON.md item 33): a string may be followed by more of
                     // the list, read on in this loop (a list of many strings and
                     // other terms in turn does not nest calls).
+                    if !checked {
+                        self.refuse_cyclic_string_list(a1, &stub_gen)?;
+                        checked = true;
+                    }
+
                     match self.try_from_partial_string(&mut result, pstr_loc, &stub_gen, a1)? {
                         Some(hcp) => {
                             result.push(self.heap[hcp]);
@@ -1195,6 +1203,24 @@ impl MachineState {
         }
 
         Ok(result)
+    }
+
+    /// A type error for a list `a1` that holds a string and is cyclic.
+    ///
+    /// Charon (CHARON.md item 33): a cycle through a string used to end at the string
+    /// (a type error); now that a list is read on after its strings, it would be read
+    /// on without end. Checked once per list, and only for one that holds a string.
+    fn refuse_cyclic_string_list(
+        &mut self,
+        a1: HeapCellValue,
+        stub_gen: &impl Fn() -> MachineStub,
+    ) -> Result<(), MachineStub> {
+        if let CycleSearchResult::Cyclic { .. } = BrentAlgState::detect_cycles(&self.heap, a1) {
+            let err = self.type_error(ValidType::List, a1);
+            return Err(self.error_form(err, stub_gen()));
+        }
+
+        Ok(())
     }
 
     /// Pushes the characters of the string at `pstr_loc` onto `chars`. Returns where
